@@ -1,0 +1,1 @@
+"""Deterministic core: domain types and pure calculators. No I/O, no LLM."""

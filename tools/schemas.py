@@ -1,0 +1,240 @@
+"""Inputs and outputs of the calculators: the typed boundary every caller uses.
+
+The CLI, the LangChain tools and the recommender all build these requests;
+results are plain serialisable pydantic models whose `model_dump(mode="json")`
+is the `--json` output (memory in GiB, unknown values as null).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pydantic import BaseModel, Field, model_validator
+
+from tools.domain import (
+    Billing,
+    Checkpointing,
+    Currency,
+    LoraTargets,
+    MasterWeights,
+    Mode,
+    Offload,
+    Optimizer,
+    Precision,
+    PriceGrade,
+    RegionScope,
+    Sharding,
+    Strict,
+)
+from tools.errors import InputError
+
+
+# ------------------------------------------------------------------ VRAM
+
+
+class VramRequest(Strict):
+    """How a model is run. Defaults are the common case and are reported as assumptions."""
+
+    mode: Mode = Mode.inference
+    precision: Precision | None = Field(default=None, description="None: bf16, or nf4 for QLoRA")
+    master_weights: MasterWeights = MasterWeights.fp32
+    optimizer: Optimizer = Optimizer.adamw
+    batch_size: int = Field(default=1, gt=0)
+    seq_len: int | None = Field(default=None, gt=0, description="None: 2048 (or the model's context if shorter)")
+    lora_rank: int = Field(default=16, gt=0)
+    lora_targets: LoraTargets = LoraTargets.all_linear
+    gpus: int = Field(default=1, gt=0, description="GPUs the job is spread over")
+    sharding: Sharding = Sharding.none
+    tp: int = Field(default=1, gt=0)
+    pp: int = Field(default=1, gt=0)
+    offload: Offload = Offload.none
+    checkpointing: Checkpointing | None = Field(default=None, description="None: full for training, none for inference")
+    flash_attention: bool = True
+
+    @model_validator(mode="after")
+    def _check(self) -> "VramRequest":
+        if self.mode == Mode.qlora and self.precision not in (None, Precision.int4, Precision.nf4):
+            raise InputError(
+                f"QLoRA keeps the base model in 4 bits: precision must be nf4 or int4, not {self.precision.value}. "
+                "Use --mode lora for a 16-bit base."
+            )
+        if self.tp * self.pp > self.gpus:
+            raise InputError(f"tp × pp = {self.tp * self.pp} is more than --gpus {self.gpus}.")
+        return self
+
+    @property
+    def effective_precision(self) -> Precision:
+        if self.precision is not None:
+            return self.precision
+        return Precision.nf4 if self.mode == Mode.qlora else Precision.bf16
+
+
+class GpuFit(BaseModel):
+    gpu: str
+    usable_gib: float
+    fits: bool
+    headroom_gib: float = Field(description="usable minus needed per GPU; negative when it does not fit")
+
+
+class VramEstimate(BaseModel):
+    model: str
+    mode: Mode
+    precision: Precision
+    gpus: int
+    per_gpu_gib: float
+    total_gib: float
+    breakdown_gib: dict[str, float] = Field(description="component -> GiB per GPU; the weights key contains 'weight'")
+    assumptions: list[str]
+    fits: dict[str, bool] = Field(default_factory=dict, description="catalog GPU key -> fits")
+    fit_details: list[GpuFit] = Field(default_factory=list)
+    formula: str = Field(default="", description="citation of the activation formula used")
+
+
+# ------------------------------------------------------------------ training time
+
+
+class TrainTimeRequest(Strict):
+    mode: Mode = Mode.full
+    precision: Precision | None = None
+    tokens: float = Field(gt=0, description="dataset tokens per epoch")
+    epochs: float = Field(default=1.0, gt=0)
+    gpus: int = Field(default=1, gt=0)
+    mfu: float | None = Field(default=None, gt=0, le=1)
+    checkpointing: Checkpointing = Checkpointing.none
+    deadline_hours: float | None = Field(default=None, gt=0)
+
+
+
+class TrainTimeEstimate(BaseModel):
+    model: str
+    gpu: str
+    gpus: int
+    flops: float
+    peak_tflops_per_gpu: float
+    mfu: float
+    mfu_source: str
+    hours: float
+    days: float
+    gpu_hours: float
+    gpus_for_deadline: int | None = None
+    assumptions: list[str]
+
+
+# ------------------------------------------------------------------ money
+
+
+class ExchangeRate(Strict):
+    usd_cny: float = Field(gt=0, description="CNY per USD")
+    as_of: dt.date
+    source: str
+
+    def convert(self, amount: float, src: Currency, dst: Currency) -> float:
+        if src == dst:
+            return amount
+        return amount * self.usd_cny if src == Currency.USD else amount / self.usd_cny
+
+    @property
+    def text(self) -> str:
+        return f"1 USD = {self.usd_cny:g} CNY ({self.source}, {self.as_of.isoformat()})"
+
+
+class CostRequest(Strict):
+    hours: float | None = Field(default=None, gt=0, description="None: one month (730 h)")
+    billing: Billing = Billing.on_demand
+    currency: Currency = Currency.USD
+    instances: int = Field(default=1, gt=0, description="how many of the instance (nodes)")
+    checkpoint_interval_hours: float = Field(default=1.0, gt=0)
+    spot_interruptions_per_day: float = Field(default=1.0, ge=0)
+
+
+
+class CostLine(BaseModel):
+    billing: Billing
+    price_per_hour: float | None = Field(description="in the requested currency; None = unknown")
+    native_price: float | None
+    native_currency: Currency | None
+    native_per: str | None
+    total: float | None
+    expected_total: float | None = Field(default=None, description="spot: with expected rework after interruptions")
+    price_as_of: str | None = Field(description="ISO date, or None when the source has none")
+    price_grade: PriceGrade | None
+    source: str | None
+
+
+class CostEstimate(BaseModel):
+    provider: str
+    instance: str
+    region: str
+    gpu: str
+    gpu_count: float
+    hours: float
+    billing: Billing
+    currency: Currency
+    total: float | None = Field(description="for `billing`; None when that price is unknown")
+    price_as_of: str | None
+    lines: list[CostLine] = Field(description="every billing mode side by side")
+    exchange_rate: str | None = Field(description="stated whenever a figure was converted")
+    assumptions: list[str]
+
+
+# ------------------------------------------------------------------ recommender
+
+
+class RecommendRequest(Strict):
+    vram: VramRequest = Field(default_factory=VramRequest)
+    required_gib: float | None = Field(default=None, gt=0, description="a raw memory need instead of a model")
+    budget: float | None = Field(default=None, gt=0)
+    currency: Currency | None = Field(default=None, description="None: CNY for region cn, else USD")
+    period: str = Field(default="month", pattern="^(hour|month|job)$")
+    region: RegionScope = RegionScope.any
+    providers: list[str] = Field(default_factory=list)
+    billing: Billing | None = Field(default=None, description="None: on-demand, plus what is cheaper")
+    max_gpus: int = Field(default=8, gt=0, description="per the whole job, nodes included")
+    tokens: float | None = Field(default=None, gt=0)
+    epochs: float = Field(default=1.0, gt=0)
+    gpu: str | None = Field(default=None, description="restrict to one GPU model")
+    top_k: int = Field(default=5, gt=0)
+    hours_per_month: float = Field(default=730.0, gt=0, le=744)
+
+
+
+class Option(BaseModel):
+    provider: str
+    instance: str
+    region: str
+    china_mainland: bool
+    gpu: str
+    gpu_count: float
+    nodes: int
+    per_gpu_gib: float = Field(description="memory needed per GPU")
+    gpu_usable_gib: float
+    headroom_gib: float
+    price_per_hour: float | None
+    monthly_cost: float | None
+    job_cost: float | None
+    job_hours: float | None
+    currency: Currency
+    billing: Billing
+    price_grade: PriceGrade | None
+    price_as_of: str | None
+    price_source: str | None
+    interconnect: str
+    reasons: list[str]
+    warnings: list[str] = Field(default_factory=list)
+
+
+class Rejection(BaseModel):
+    provider: str
+    instance: str
+    gpu: str
+    gpu_count: float
+    reason: str
+
+
+class Recommendation(BaseModel):
+    options: list[Option]
+    rejected: list[Rejection]
+    vram: VramEstimate | None
+    currency: Currency
+    exchange_rate: str
+    assumptions: list[str]
+    suggestions: list[str] = Field(default_factory=list, description="when nothing fits: what would")
