@@ -91,6 +91,9 @@ class Catalog:
     def provider(self, name: str) -> Provider:
         return self.providers[self._provider_names.resolve(name)]
 
+    def closest_models(self, name: str, limit: int = 3) -> list[str]:
+        return self._model_names.closest(name, limit)
+
     def find_gpu(self, name: str) -> GPU | None:
         key = self._gpu_names.get(name)
         return self.gpus[key] if key else None

@@ -225,6 +225,7 @@ class ModelSpec(Strict):
     activation_profile: ActivationProfile | None = None
     assumed_shape: bool = Field(default=False, description="True when built from a bare parameter count")
     source: str
+    notes: str | None = Field(default=None, description="caveats: what params cover, context variants, attention details")
 
     @property
     def compute_params(self) -> float:

@@ -49,6 +49,11 @@ class VramRequest(Strict):
     offload: Offload = Offload.none
     checkpointing: Checkpointing | None = Field(default=None, description="None: full for training, none for inference")
     flash_attention: bool = True
+    chunked_loss: bool = Field(
+        default=False,
+        description="LM-head loss computed in chunks or fused (torchtune, LitGPT, Unsloth, Liger, Megatron) "
+        "instead of HF Trainer's full fp32 logits",
+    )
 
     @model_validator(mode="after")
     def _check(self) -> "VramRequest":
@@ -144,6 +149,11 @@ class CostRequest(Strict):
     instances: int = Field(default=1, gt=0, description="how many of the instance (nodes)")
     checkpoint_interval_hours: float = Field(default=1.0, gt=0)
     spot_interruptions_per_day: float = Field(default=1.0, ge=0)
+    restart_overhead_hours: float = Field(
+        default=0.25, ge=0, description="spot: paid time to get a new instance running and reload the checkpoint"
+    )
+    hours_per_day: float | None = Field(default=None, gt=0, le=24, description="schedule instead of `hours`")
+    days: float | None = Field(default=None, gt=0, description="schedule length; None: one month (730/24 days)")
 
 
 
@@ -158,6 +168,9 @@ class CostLine(BaseModel):
     price_as_of: str | None = Field(description="ISO date, or None when the source has none")
     price_grade: PriceGrade | None
     source: str | None
+    billed_hours: float | None = Field(default=None, description="hours paid for: whole terms for monthly/yearly")
+    converted: bool = Field(default=False, description="price converted from another currency")
+    note: str | None = None
 
 
 class CostEstimate(BaseModel):
@@ -174,6 +187,8 @@ class CostEstimate(BaseModel):
     lines: list[CostLine] = Field(description="every billing mode side by side")
     exchange_rate: str | None = Field(description="stated whenever a figure was converted")
     assumptions: list[str]
+    price_age: str = Field(default="date unknown", description="'as of 2026-07-20' or 'date unknown'")
+    instances: int = 1
 
 
 # ------------------------------------------------------------------ recommender
@@ -194,6 +209,7 @@ class RecommendRequest(Strict):
     gpu: str | None = Field(default=None, description="restrict to one GPU model")
     top_k: int = Field(default=5, gt=0)
     hours_per_month: float = Field(default=730.0, gt=0, le=744)
+    mfu: float | None = Field(default=None, gt=0, le=1, description="override the per-GPU-class MFU for time to finish")
 
 
 
@@ -220,6 +236,9 @@ class Option(BaseModel):
     interconnect: str
     reasons: list[str]
     warnings: list[str] = Field(default_factory=list)
+    total_gpus: int | None = Field(default=None, description="GPUs the job uses: gpu_count × nodes")
+    layout: str | None = Field(default=None, description="how the job is spread, e.g. 'ZeRO-3 across 8 GPUs'")
+    price_age: str | None = Field(default=None, description="'as of 2026-07-20' / 'date unknown'; None: no price")
 
 
 class Rejection(BaseModel):
@@ -228,6 +247,8 @@ class Rejection(BaseModel):
     gpu: str
     gpu_count: float
     reason: str
+    region: str | None = None
+    kind: str | None = Field(default=None, description="fit | budget | billing | bf16 | fp8 | host | pcie | network | export | region")
 
 
 class Recommendation(BaseModel):

@@ -1,0 +1,67 @@
+"""Heavy, shareable resources: settings, catalog, retriever.
+
+One `Resources` per distinct configuration is shared by every `Advisor`
+(a web server holds many conversations): the embedding model, the index and
+the catalog are loaded once. Loading is lazy and thread-safe.
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import cached_property
+
+from knowledge.settings import Settings
+from tools.catalog import Catalog
+from tools.schemas import ExchangeRate
+
+_shared: dict[str, "Resources"] = {}
+_shared_lock = threading.Lock()
+
+
+class Resources:
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self._lock = threading.RLock()
+        self._graphs: dict[str, object] = {}
+
+    @classmethod
+    def shared(cls, settings: Settings | None = None) -> "Resources":
+        settings = settings or Settings.load()
+        key = settings.model_dump_json(exclude={"llm_api_key"})
+        with _shared_lock:
+            if key not in _shared:
+                _shared[key] = cls(settings)
+            return _shared[key]
+
+    @cached_property
+    def catalog(self) -> Catalog:
+        from knowledge.catalog import load_catalog
+
+        with self._lock:
+            return load_catalog(self.settings)
+
+    @property
+    def fx(self) -> ExchangeRate:
+        return self.settings.exchange_rate
+
+    @cached_property
+    def retriever(self):
+        from knowledge.index import get_retriever
+
+        with self._lock:
+            return get_retriever(self.settings)
+
+    @cached_property
+    def tools(self):
+        from assistant.lc_tools import get_tools
+
+        return get_tools(self)
+
+    def graph(self, key: str, make_model, system_prompt: str | None = None):
+        """The compiled agent loop for one brain, built once and shared (graphs are stateless)."""
+        with self._lock:
+            if key not in self._graphs:
+                from langchain.agents import create_agent
+
+                self._graphs[key] = create_agent(make_model(), self.tools, system_prompt=system_prompt)
+            return self._graphs[key]

@@ -1,0 +1,1 @@
+"""Catalog data files (a package only so that installs ship them)."""

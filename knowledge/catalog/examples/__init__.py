@@ -1,0 +1,1 @@
+"""Example user catalog files (a package only so that installs ship them)."""

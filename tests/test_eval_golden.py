@@ -1,0 +1,30 @@
+"""CI gate (issue 6 §4): the built-in golden set with the offline brain passes ≥ 95 % with zero unbacked numbers.
+
+Same as `gpu-advisor eval --min-score 0.95 --max-unbacked 0`. On failure the message lists every failed item
+and its reasons, so the brain can be fixed without re-running anything. Do not weaken the golden
+expectations to make this pass: they come from published sources.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.evaluation.golden import load_golden
+from assistant.evaluation.runner import run_eval
+from knowledge.settings import Settings
+
+MIN_SCORE = 0.95
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+def test_builtin_golden_set_offline_brain():
+    settings = Settings.load(llm="offline")
+    report = run_eval(load_golden(), settings)
+    failed = "\n".join(
+        f"- {i.id}: " + "; ".join(i.failures) for i in report.items if not i.passed
+    )
+    unbacked = "\n".join(f"- {i.id}: {', '.join(i.unbacked)}" for i in report.items if i.unbacked)
+    assert report.errors == 0, f"advisor errors:\n{failed}"
+    assert report.unbacked_numbers == 0, f"{report.unbacked_numbers} unbacked numbers:\n{unbacked}"
+    assert report.score >= MIN_SCORE, f"pass rate {report.score:.3f} < {MIN_SCORE} ({report.passed}/{report.total}):\n{failed}"

@@ -1,0 +1,377 @@
+"""Recommender over small inline catalogs: fit, checks, pricing, ranking, near-misses, suggestions."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+
+import pytest
+
+from tools.catalog import Catalog
+from tools.domain import GPU, Billing, Currency, Instance, Price, PriceGrade, Provider, Region
+from tools.errors import InputError, UnknownNameError
+from tools.money import money
+from tools.recommend import recommend
+from tools.schemas import ExchangeRate, RecommendRequest, VramRequest
+from tools.vram import estimate_vram, model_from_params
+
+FX = ExchangeRate(usd_cny=7.1, as_of=dt.date(2025, 11, 28), source="test rate")
+JULY = dt.date(2026, 7, 20)
+NOV24 = dt.date(2024, 11, 6)
+
+
+def gpu(key, memory_gb, usable_gib, *, bf16=True, nvlink=True, tflops=312.0, restricted=False):
+    return GPU(
+        key=key, name=key, vendor="NVIDIA", architecture="test", form_factor="SXM" if nvlink else "PCIe",
+        memory_gb=memory_gb, usable_memory_gib=usable_gib, bf16_tflops=tflops if bf16 else None,
+        fp16_tflops=tflops, fp32_tflops=tflops / 16, bf16_supported=bf16, fp8_supported=False, nvlink=nvlink,
+        restricted_in_china=restricted, source="test",
+    )
+
+
+GPUS = {
+    g.key: g
+    for g in [
+        gpu("A100-80GB", 80, 79.15, restricted=True),  # export-restricted for mainland China
+        gpu("H800", 80, 79.1),  # China variant, sold there
+        gpu("V100-16GB", 16, 15.77, bf16=False, tflops=125),  # no BF16
+        gpu("L4", 24, 22.0, nvlink=False, tflops=121),  # PCIe only
+        gpu("RTX-4090", 24, 23.6, nvlink=False, tflops=165),  # consumer, PCIe only
+    ]
+}
+
+
+def price(amount, currency="USD", billing=Billing.on_demand, as_of=JULY, grade=PriceGrade.official, per="hour"):
+    return Price(billing=billing, amount=amount, currency=currency, per=per, source="test", as_of=as_of, grade=grade)
+
+
+def inst(provider, name, gpu_key, count, prices=(), *, vcpus=None, ram=None, cn=False, region="us-east-1",
+         nvlink=None, ib=None):
+    return Instance(
+        provider=provider, instance=name, gpu=gpu_key, gpu_count=count, vcpus=vcpus, ram_gib=ram,
+        region=Region(name=region, china_mainland=cn), prices=list(prices), nvlink=nvlink, infiniband=ib,
+        source="test",
+    )
+
+
+INSTANCES = [
+    # 8×A100 with NVLink + EFA; 12 vCPU/GPU is under the 16 guidance (marked, not rejected)
+    inst("aws", "p4de.24xlarge", "A100-80GB", 8, [price(27.4471)], vcpus=96, ram=1152, nvlink=True, ib=True),
+    # one A100, official price, healthy host
+    inst("lambda", "gpu_1x_a100", "A100-80GB", 1, [price(1.79), price(0.9, billing=Billing.spot)], vcpus=30, ram=200),
+    # marketplace sample: cheapest, but ranked after official prices
+    inst("vast", "1x-RTX-4090", "RTX-4090", 1, [price(0.35, grade=PriceGrade.marketplace, as_of=None)], vcpus=16, ram=64),
+    # mainland China, official CNY price (AWS China style)
+    inst("aws-china", "p3.2xlarge", "V100-16GB", 1, [price(36.078, "CNY", as_of=NOV24)], vcpus=8, ram=61, cn=True,
+         region="cn-north-1"),
+    # mainland China, no price (Alibaba style), A100 = export-restricted GPU on an existing fleet
+    inst("alibaba", "ecs.gn7e-c16g1.4xlarge", "A100-80GB", 1, vcpus=16, ram=125, cn=True, region="cn-beijing"),
+    # mainland China, 8×H800, no price
+    inst("alibaba", "h800-8x", "H800", 8, vcpus=128, ram=1024, cn=True, region="cn-beijing", nvlink=True, ib=True),
+    # 4×L4 over PCIe
+    inst("gcp", "g2-standard-48", "L4", 4, [price(4.0)], vcpus=48, ram=192, nvlink=False),
+    # 8×A100 on a starved host (4 vCPU/GPU < half the guidance): rejected as thin
+    inst("thin", "a100-8x", "A100-80GB", 8, [price(10.0)], vcpus=32, ram=1024, nvlink=True),
+    # 8×A100 without InfiniBand: cannot join a multi-node cluster
+    inst("noib", "a100-8x-eth", "A100-80GB", 8, [price(20.0)], vcpus=128, ram=1024, nvlink=True, ib=False),
+]
+PROVIDERS = {
+    k: Provider(key=k, name=k, kind="gpu-cloud")
+    for k in ["aws", "lambda", "vast", "aws-china", "alibaba", "gcp", "thin", "noib"]
+}
+CAT = Catalog(gpus=GPUS, providers=PROVIDERS, instances=INSTANCES)
+
+M7 = model_from_params(7e9, "7B")
+M13 = model_from_params(13e9, "13B")
+M70 = model_from_params(70e9, "70B")
+
+
+def req(**kw) -> RecommendRequest:
+    vram = kw.pop("vram", {})
+    return RecommendRequest(vram=VramRequest(**vram), **kw)
+
+
+def names(rec) -> list[str]:
+    return [f"{o.provider}/{o.instance}" for o in rec.options]
+
+
+def rejected(rec, instance) -> list[str]:
+    return [r.reason for r in rec.rejected if r.instance == instance]
+
+
+# ------------------------------------------------------------------ fit and ranking
+
+
+def test_lora_7b_ranks_official_then_marketplace_then_unknown():
+    rec = recommend(CAT, M7, req(vram={"mode": "lora"}), FX)
+    # official prices by monthly cost ($1,307 < $2,920 < $14,600 < $20,036), then the marketplace
+    # sample although it is cheapest ($256), then the unknown-price instances (fewest GPUs first);
+    # the thin-host 8×A100 and the V100 (16 GiB needed) are near-misses
+    assert names(rec) == [
+        "lambda/gpu_1x_a100",
+        "gcp/g2-standard-48",
+        "noib/a100-8x-eth",
+        "aws/p4de.24xlarge",
+        "vast/1x-RTX-4090",
+        "alibaba/ecs.gn7e-c16g1.4xlarge",
+        "alibaba/h800-8x",
+    ]
+    assert rec.options[4].price_grade == PriceGrade.marketplace
+    unknown = rec.options[5:]
+    assert all(o.price_per_hour is None and o.monthly_cost is None and o.job_cost is None for o in unknown)
+    assert all("fits; price unknown — check the console" in o.reasons for o in unknown)
+    assert rec.currency == Currency.USD
+
+
+def test_monthly_cost_and_reason_numbers_come_from_values():
+    rec = recommend(CAT, M7, req(vram={"mode": "lora"}), FX)
+    top = rec.options[0]
+    assert top.instance == "gpu_1x_a100"
+    assert top.price_per_hour == pytest.approx(1.79)
+    assert top.monthly_cost == pytest.approx(1.79 * 730)  # 1306.7
+    per_gpu = estimate_vram(M7, VramRequest(mode="lora")).per_gpu_gib
+    assert top.per_gpu_gib == pytest.approx(per_gpu, abs=0.01)
+    text = " ".join(top.reasons)
+    assert f"{per_gpu:.1f} GiB per GPU" in text
+    assert money(1.79 * 730, Currency.USD) in text  # "$1,307"
+    assert "as of 2026-07-20" in text and top.price_as_of == "2026-07-20"
+    assert "spot $0.900/h is cheaper" in text
+
+
+def test_unknown_price_listed_as_unknown_never_zero():
+    rec = recommend(CAT, M7, req(vram={"mode": "lora"}, providers=["alibaba"]), FX)
+    assert names(rec) == ["alibaba/ecs.gn7e-c16g1.4xlarge", "alibaba/h800-8x"]
+    for o in rec.options:
+        assert o.price_per_hour is None and o.monthly_cost is None and o.price_grade is None
+        assert o.price_as_of is None
+    data = rec.model_dump(mode="json")
+    assert data["options"][0]["monthly_cost"] is None  # JSON null, not 0
+
+
+def test_cny_budget_lists_mainland_offers_first():
+    # a raw 12 GiB need fits every GPU here, V100-16GB included
+    rec = recommend(CAT, None, req(required_gib=12, currency="CNY"), FX)
+    assert rec.currency == Currency.CNY
+    first = rec.options[0]
+    assert first.provider == "aws-china" and first.china_mainland
+    assert first.price_per_hour == pytest.approx(36.078)  # native CNY, not converted
+    assert first.monthly_cost == pytest.approx(36.078 * 730)
+    assert not any("converted" in r for r in first.reasons)
+    second = rec.options[1]
+    assert not second.china_mainland and any("converted from USD at 1 USD = 7.1 CNY" in r for r in second.reasons)
+    assert second.price_per_hour == pytest.approx(1.79 * 7.1)
+
+
+def test_region_cn_only_mainland_and_restricted_gpus():
+    rec = recommend(CAT, None, req(required_gib=30, region="cn"), FX)
+    assert rec.currency == Currency.CNY  # default for region cn
+    assert {o.provider for o in rec.options} == {"alibaba"}
+    gn7e = next(o for o in rec.options if o.instance == "ecs.gn7e-c16g1.4xlarge")
+    assert any("export-restricted" in w for w in gn7e.warnings)
+    # an international A100 that would fit is a near-miss: export-restricted in mainland China
+    assert any("export-restricted in mainland China" in r.reason for r in rec.rejected if r.gpu == "A100-80GB")
+
+
+def test_region_intl_excludes_mainland():
+    rec = recommend(CAT, None, req(required_gib=12, region="intl"), FX)
+    assert not any(o.china_mainland for o in rec.options)
+
+
+# ------------------------------------------------------------------ sharding, interconnect, host
+
+
+def test_sharded_when_one_gpu_does_not_fit_and_says_so():
+    rec = recommend(CAT, M13, req(vram={"mode": "full"}), FX)
+    p4de = next(o for o in rec.options if o.instance == "p4de.24xlarge")
+    z3 = estimate_vram(M13, VramRequest(mode="full", gpus=8, sharding="zero3")).per_gpu_gib
+    assert p4de.per_gpu_gib == pytest.approx(z3, abs=0.01)
+    assert "ZeRO-3 across 8 GPUs because one GPU does not hold it" in p4de.layout
+    assert p4de.total_gpus == 8 and p4de.nodes == 1
+    # the thin host (4 vCPU per A100) is a near-miss, the mildly thin p4de is marked
+    assert any("thin host" in r for r in rejected(rec, "a100-8x"))
+    assert any("thin host: 12 vCPU per GPU < 16" in w for w in p4de.warnings)
+
+
+@pytest.mark.parametrize(
+    "model, mode, expect_l4",
+    [
+        # 7B LoRA fits one L4 (16 GiB < 22 GiB): plain data parallel, not sharded, so PCIe is fine
+        (M7, "lora", "option"),
+        # 13B LoRA does not fit one L4: ZeRO-3 over 4 PCIe L4s while clean A100 options exist → rejected
+        (M13, "lora", "rejected"),
+    ],
+)
+def test_pcie_only_sharded_training(model, mode, expect_l4):
+    rec = recommend(CAT, model, req(vram={"mode": mode}), FX)
+    if expect_l4 == "option":
+        assert "gcp/g2-standard-48" in names(rec)
+    else:
+        assert "gcp/g2-standard-48" not in names(rec)
+        assert any("PCIe only" in r for r in rejected(rec, "g2-standard-48"))
+
+
+def test_pcie_only_kept_and_marked_slow_when_nothing_else():
+    rec = recommend(CAT, M13, req(vram={"mode": "lora"}, gpu="L4"), FX)
+    assert names(rec) == ["gcp/g2-standard-48"]
+    assert any("slow: PCIe only" in w for w in rec.options[0].warnings)
+
+
+def test_bf16_requested_rejects_v100():
+    rec = recommend(CAT, None, req(required_gib=12, vram={"precision": "bf16"}), FX)
+    assert "aws-china/p3.2xlarge" not in names(rec)
+    assert any("no BF16 on V100-16GB" in r for r in rejected(rec, "p3.2xlarge"))
+
+
+def test_default_precision_keeps_v100_with_fp16_warning():
+    small = model_from_params(1e9, "1B")
+    rec = recommend(CAT, small, req(vram={"mode": "lora"}, providers=["aws-china"]), FX)
+    assert names(rec) == ["aws-china/p3.2xlarge"]
+    assert any("fp16 mixed precision" in w for w in rec.options[0].warnings)
+
+
+# ------------------------------------------------------------------ budget, jobs, clusters
+
+
+def test_over_budget_is_a_near_miss_with_numbers():
+    rec = recommend(CAT, M7, req(vram={"mode": "lora"}, budget=1500), FX)  # $1,500/month
+    assert "aws/p4de.24xlarge" not in names(rec)
+    reasons = rejected(rec, "p4de.24xlarge")
+    assert reasons and reasons[0].startswith(f"over budget: {money(27.4471 * 730, Currency.USD)}/month > $1,500")
+    assert all(o.monthly_cost is None or o.monthly_cost <= 1500 for o in rec.options)
+
+
+def test_budget_per_hour():
+    rec = recommend(CAT, M7, req(vram={"mode": "lora"}, budget=2, period="hour"), FX)
+    assert all(o.price_per_hour is None or o.price_per_hour <= 2 for o in rec.options)
+    assert "lambda/gpu_1x_a100" in names(rec)
+
+
+def test_job_cost_from_training_time_and_ranked_by_it():
+    from tools.schemas import TrainTimeRequest
+    from tools.train_time import estimate_train_time
+
+    rec = recommend(CAT, M7, req(vram={"mode": "lora"}, tokens=1e9, epochs=2), FX)
+    lam = next(o for o in rec.options if o.instance == "gpu_1x_a100")
+    tte = estimate_train_time(M7, GPUS["A100-80GB"], TrainTimeRequest(mode="lora", tokens=1e9, epochs=2, checkpointing="full"))
+    assert lam.job_hours == pytest.approx(tte.hours)
+    assert lam.job_cost == pytest.approx(1.79 * tte.hours)
+    priced = [o for o in rec.options if o.job_cost is not None and o.price_grade == PriceGrade.official]
+    assert [o.job_cost for o in priced] == sorted(o.job_cost for o in priced)
+    assert any("time to finish ≈" in r for r in lam.reasons)
+
+
+def test_job_budget_needs_tokens():
+    with pytest.raises(InputError, match="--tokens"):
+        recommend(CAT, M7, req(vram={"mode": "lora"}, budget=100, period="job"), FX)
+
+
+def test_multi_node_cluster_needs_infiniband():
+    # 70B full fine-tune: 8 GPUs are not enough (~145 GiB each with ZeRO-3); 16 or more are
+    rec = recommend(CAT, M70, req(vram={"mode": "full"}, max_gpus=32, region="intl"), FX)
+    clusters = [o for o in rec.options if o.nodes > 1]
+    assert clusters and all(o.provider == "aws" for o in clusters)
+    c = clusters[0]
+    assert c.total_gpus == c.nodes * 8 and c.price_per_hour == pytest.approx(27.4471 * c.nodes)
+    assert any("InfiniBand/RDMA" in r for r in rejected(rec, "a100-8x-eth"))
+
+
+def test_70b_full_finetune_for_500_usd_month_has_no_options_but_suggestions():
+    rec = recommend(CAT, M70, req(vram={"mode": "full"}, budget=500, currency="USD"), FX)
+    assert rec.options == []
+    assert rec.rejected  # does-not-fit near-misses
+    assert any("does not fit" in r.reason for r in rec.rejected)
+    text = "\n".join(rec.suggestions)
+    assert "QLoRA" in text and "LoRA" in text
+    # QLoRA (~44 GiB) fits one A100; its cheapest priced option is lambda at $1,307/month > $500
+    assert money(1.79 * 730, Currency.USD) in text
+
+
+def test_raw_need_and_suggestion_for_region():
+    # 30 GiB in region cn with only AWS China: nothing there; every region works
+    rec = recommend(CAT, None, req(required_gib=30, region="cn", providers=["aws-china"]), FX)
+    assert rec.options == []
+    assert any(s.startswith("Search every region (--region any)") or s.startswith("Drop the provider filter") for s in rec.suggestions)
+
+
+# ------------------------------------------------------------------ input errors
+
+
+def test_unknown_provider_suggests():
+    with pytest.raises(UnknownNameError, match="Did you mean: lambda"):
+        recommend(CAT, M7, req(providers=["lamda"]), FX)
+
+
+def test_needs_model_or_memory():
+    with pytest.raises(InputError, match="raw memory need"):
+        recommend(CAT, None, req(), FX)
+
+
+@pytest.mark.parametrize("budget", [0, -5, float("nan")])
+def test_budget_must_be_positive(budget):
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="budget"):
+        req(budget=budget)
+
+
+# ------------------------------------------------------------------ performance
+
+
+def _big_catalog(n: int) -> Catalog:
+    rows = []
+    for i in range(n):
+        base = INSTANCES[i % len(INSTANCES)]
+        rows.append(base.model_copy(update={"instance": f"{base.instance}-{i}"}))
+    return Catalog(gpus=GPUS, providers=PROVIDERS, instances=rows)
+
+
+@pytest.mark.parametrize("mode, tokens", [("lora", None), ("full", 1e9)])
+def test_under_150_ms_on_800_instances(mode, tokens):
+    big = _big_catalog(800)
+    request = req(vram={"mode": mode}, tokens=tokens, max_gpus=32)
+    recommend(big, M13, request, FX)  # warm imports
+    best = min(_timed(big, request) for _ in range(3))
+    assert best < 0.150, f"{best * 1000:.0f} ms"
+
+
+def _timed(cat, request) -> float:
+    t0 = time.perf_counter()
+    recommend(cat, M13, request, FX)
+    return time.perf_counter() - t0
+
+
+def test_requested_billing_missing_is_a_near_miss_not_unknown():
+    # only lambda lists a spot price; the others are priced on demand only (near-misses),
+    # alibaba lists nothing at all (still "price unknown")
+    rec = recommend(CAT, M7, req(vram={"mode": "lora"}, billing="spot"), FX)
+    priced = [o for o in rec.options if o.price_per_hour is not None]
+    assert [o.instance for o in priced] == ["gpu_1x_a100"]
+    assert priced[0].billing == Billing.spot and priced[0].price_per_hour == pytest.approx(0.9)
+    assert any("no spot price in the catalog (listed: on_demand)" in r for r in rejected(rec, "p4de.24xlarge"))
+    assert {o.provider for o in rec.options if o.price_per_hour is None} == {"alibaba"}
+
+
+def test_spot_job_cost_includes_expected_rework():
+    from tools.cost import spot_paid_hours
+
+    rec = recommend(CAT, M7, req(vram={"mode": "lora"}, billing="spot", tokens=1e9), FX)
+    lam = rec.options[0]
+    # defaults: 1 interruption/day, checkpoint every 1 h, 0.25 h restart → paid = h / (1 − 0.75/24)
+    assert lam.job_cost == pytest.approx(0.9 * spot_paid_hours(lam.job_hours, 1, 1, 0.25))
+    assert lam.job_cost == pytest.approx(0.9 * lam.job_hours / (1 - 0.75 / 24))
+    assert any("expected rework" in a for a in rec.assumptions)
+
+
+def test_hours_per_month_schedule():
+    rec = recommend(CAT, M7, req(vram={"mode": "lora"}, hours_per_month=200), FX)
+    assert rec.options[0].monthly_cost == pytest.approx(1.79 * 200)
+    assert any("× 200 h" in a for a in rec.assumptions)
+
+
+def test_instance_priced_in_one_region_not_repeated_as_unknown():
+    # the same lambda instance in a second region without a price
+    other_region = INSTANCES[1].model_copy(update={"region": Region(name="us-west-1"), "prices": []})
+    cat = Catalog(gpus=GPUS, providers=PROVIDERS, instances=INSTANCES + [other_region])
+    rec = recommend(cat, M7, req(vram={"mode": "lora"}), FX)
+    lam = [o for o in rec.options if o.instance == "gpu_1x_a100"]
+    assert len(lam) == 1 and lam[0].price_per_hour == pytest.approx(1.79)

@@ -1,0 +1,370 @@
+"""VRAM estimator against hand-computed values on a small inline model.
+
+The test model (no catalog needed) is a Llama-style decoder whose parameter
+count equals its shape exactly, so every expected figure below is worked out
+by hand from the shape in the comment beside it:
+
+  layers L=16, hidden h=2048, 16 heads × 128, 4 KV heads (GQA), SwiGLU i=8192,
+  vocab V=32768, untied embeddings
+  attention params/layer = 2·h·(16·128) + 2·h·(4·128) = 8,388,608 + 2,097,152 = 10,485,760
+  MLP params/layer       = 3·h·i = 50,331,648
+  embeddings + LM head   = 2·V·h = 134,217,728
+  P = 16·(10,485,760 + 50,331,648) + 134,217,728 = 1,107,296,256 (= 1.03125 GiB of params)
+"""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from tools.domain import GIB, GPU, ActivationProfile, AttentionType, ModelKind, ModelSpec
+from tools.errors import InputError
+from tools.schemas import VramRequest
+from tools.vram import CUDA_CONTEXT_GIB, NF4_BITS, estimate_vram
+from tools.vram_shape import lora_trainable_params, model_from_params
+
+P = 1_107_296_256
+PG = P / GIB  # 1.03125: parameters in Gi-units, so "4 bytes/param" = 4 × PG GiB
+TOKENS = 1024
+
+# Per token per layer, 16-bit, FlashAttention (see tools/vram.py):
+#   replicated 2h + 2h + 2·6h (norms with fp32 upcast) = 16h = 32,768
+#   attention 2·q + 2·2·kv + 2·q = 4·2048 + 4·512 = 10,240
+#   MLP (gated) 4 tensors × 2·i = 65,536
+LAYER_TOKEN_BYTES = 32_768 + 10_240 + 65_536  # 108,544
+LAYER_BYTES = LAYER_TOKEN_BYTES * TOKENS  # one layer, seq 1024, batch 1: 111,149,056
+
+
+def make_model(**changes) -> ModelSpec:
+    base = dict(
+        key="test-1b", name="Test 1B", family="test", params=P, num_layers=16, hidden_size=2048,
+        num_attention_heads=16, num_kv_heads=4, head_dim=128, attention=AttentionType.gqa,
+        intermediate_size=8192, vocab_size=32768, max_context=8192, source="inline test model",
+    )
+    base.update(changes)
+    return ModelSpec(**base)
+
+
+def gpu(key: str, usable: float) -> GPU:
+    return GPU(key=key, name=key, vendor="NVIDIA", architecture="Ampere", form_factor="SXM4", memory_gb=usable,
+               usable_memory_gib=usable, bf16_tflops=312, bf16_supported=True, fp8_supported=False, nvlink=True,
+               source="inline")
+
+
+def gib(value_bytes: float) -> float:
+    return value_bytes / GIB
+
+
+def est(model=None, **req):
+    return estimate_vram(model or make_model(), VramRequest(**req))
+
+
+def approx(x: float):
+    return pytest.approx(x, abs=1.5e-3)  # breakdown is rounded to 3 decimals
+
+
+# ------------------------------------------------------------------ weights, optimizer, gradients
+
+
+@pytest.mark.parametrize(
+    "request_kwargs, expected",
+    [
+        # inference bf16: 2 B/param
+        ({"mode": "inference", "precision": "bf16"}, {"weights (bf16)": 2 * PG}),
+        # inference fp32: 4 B/param
+        ({"mode": "inference", "precision": "fp32"}, {"weights (fp32)": 4 * PG}),
+        # HF AMP layout (no DeepSpeed): fp32 weights 4 + autocast copies 2 + fp32 grads 4 + Adam 8 = 18 B/param
+        ({"mode": "full", "precision": "bf16"},
+         {"weights (fp32 master)": 4 * PG, "weights (16-bit autocast copies)": 2 * PG,
+          "gradients (fp32)": 4 * PG, "optimizer states": 8 * PG}),
+        # pure bf16 (--master-weights none): 2 + 2 + Adam states in bf16 4
+        ({"mode": "full", "precision": "bf16", "master_weights": "none"},
+         {"weights (16-bit)": 2 * PG, "gradients (16-bit)": 2 * PG, "optimizer states": 4 * PG}),
+        # fp32 training: 4 + 4 + 8
+        ({"mode": "pretrain", "precision": "fp32"},
+         {"weights (fp32)": 4 * PG, "gradients (fp32)": 4 * PG, "optimizer states": 8 * PG}),
+        # optimizers: 8-bit Adam 2 B, Adafactor 4 B, SGD momentum 4 B (fp32)
+        ({"mode": "full", "optimizer": "adamw8bit"}, {"optimizer states": 2 * PG}),
+        ({"mode": "full", "optimizer": "adafactor"}, {"optimizer states": 4 * PG}),
+        ({"mode": "full", "optimizer": "sgd"}, {"optimizer states": 4 * PG}),
+        # ZeRO-2 over 4 GPUs (DeepSpeed layout, ZeRO paper 2+2+12): weights 2 replicated, grads 2/4,
+        # fp32 master 4/4, Adam 8/4
+        ({"mode": "full", "gpus": 4, "sharding": "zero2"},
+         {"weights (16-bit)": 2 * PG, "gradients (16-bit)": 2 * PG / 4, "master weights (fp32)": 4 * PG / 4,
+          "optimizer states": 8 * PG / 4}),
+        # ZeRO-1 over 4: only master + optimizer sharded
+        ({"mode": "full", "gpus": 4, "sharding": "zero1"},
+         {"weights (16-bit)": 2 * PG, "gradients (16-bit)": 2 * PG, "master weights (fp32)": PG,
+          "optimizer states": 2 * PG}),
+        # ZeRO-3 over 4: all sharded + 2 gathered layers of 16-bit params
+        # (layer params 60,817,408 × 2 layers × 2 B = 243,269,632 B)
+        ({"mode": "full", "gpus": 4, "sharding": "zero3"},
+         {"weights (16-bit)": 2 * PG / 4, "gradients (16-bit)": 2 * PG / 4,
+          "gathered layers (ZeRO-3/FSDP)": gib(243_269_632)}),
+        # FSDP over 4 with the HF AMP layout: fp32 params/grads sharded, Adam sharded
+        ({"mode": "full", "gpus": 4, "sharding": "fsdp"},
+         {"weights (fp32 master)": PG, "gradients (fp32)": PG, "optimizer states": 2 * PG}),
+        # DDP over 2: replicated, plus a gradient-sized all-reduce bucket copy (4 B/param fp32 grads)
+        ({"mode": "full", "gpus": 2, "sharding": "ddp"},
+         {"gradients (fp32)": 4 * PG, "DDP gradient buckets": 4 * PG, "optimizer states": 8 * PG}),
+        # tensor parallel 2 × pipeline 2 over 4 GPUs: every model-state term / 4
+        ({"mode": "full", "gpus": 4, "tp": 2, "pp": 2},
+         {"weights (fp32 master)": PG, "gradients (fp32)": PG, "optimizer states": 2 * PG}),
+        # inference split over 4 GPUs: tensor parallel assumed, weights / 4
+        ({"mode": "inference", "gpus": 4}, {"weights (bf16)": 2 * PG / 4}),
+    ],
+)
+def test_model_state_components(request_kwargs, expected):
+    b = est(**request_kwargs).breakdown_gib
+    for key, value in expected.items():
+        assert b[key] == approx(value), key
+
+
+def test_zero3_cpu_offload_leaves_only_gathered_layers_and_activations():
+    b = est(mode="full", gpus=4, sharding="zero3", offload="cpu").breakdown_gib
+    assert not any(k.startswith(("weights", "gradients", "optimizer", "master")) for k in b)
+    assert b["gathered layers (ZeRO-3/FSDP)"] == approx(gib(243_269_632))
+
+
+def test_zero2_cpu_offload_keeps_16bit_weights_only():
+    e = est(mode="full", gpus=2, sharding="zero2", offload="cpu")
+    assert e.breakdown_gib["weights (16-bit)"] == approx(2 * PG)
+    assert "optimizer states" not in e.breakdown_gib
+    # host RAM per GPU: grads 2/2 + master 4/2 + Adam 8/2 = 7 B/param
+    assert any(f"{7 * PG:,.1f} GiB of host RAM" in a for a in e.assumptions)
+
+
+# ------------------------------------------------------------------ LoRA / QLoRA
+
+
+def test_lora_trainable_params_by_hand():
+    m = make_model()
+    # all-linear, r=16, per layer: q 16·(2048+2048) + k,v 2·16·(2048+512) + o 16·(2048+2048)
+    #   + gate/up/down 3·16·(2048+8192) = 65,536 + 81,920 + 65,536 + 491,520 = 704,512; × 16 layers
+    assert lora_trainable_params(m, 16, "all-linear") == 11_272_192
+    # attention only: 212,992 per layer × 16
+    assert lora_trainable_params(m, 16, "attention") == 3_407_872
+
+
+def test_lora_components():
+    b = est(mode="lora", lora_rank=16).breakdown_gib
+    assert b["weights (frozen base, bf16)"] == approx(2 * PG)
+    assert b["adapter weights (fp32)"] == approx(gib(11_272_192 * 4))
+    assert b["gradients (adapters, fp32)"] == approx(gib(11_272_192 * 4))
+    assert b["optimizer states"] == approx(gib(11_272_192 * 8))
+    assert "gradients (fp32)" not in b  # frozen base: no weight gradients
+
+
+def test_lora_pure_half_keeps_adapters_in_16_bit():
+    b = est(mode="lora", lora_rank=16, master_weights="none").breakdown_gib
+    assert b["adapter weights (16-bit)"] == approx(gib(11_272_192 * 2))
+    assert b["optimizer states"] == approx(gib(11_272_192 * 4))
+
+
+def test_qlora_base_weights_nf4_with_16bit_embeddings():
+    b = est(mode="qlora").breakdown_gib
+    # linear layers: P − 2·V·h = 973,078,528 weights at 4 + 8/64 + 32/16384 bits; embeddings + head 16-bit
+    expected = 973_078_528 * (4 + 8 / 64 + 32 / 16384) / 8 + 134_217_728 * 2
+    assert b["weights (frozen base, nf4)"] == approx(gib(expected))
+    assert NF4_BITS == pytest.approx(4.127, abs=1e-3)  # the QLoRA paper's 0.127 bits of constants
+
+
+def test_inference_int4_uses_group128_constants():
+    b = est(mode="inference", precision="int4").breakdown_gib
+    expected = 973_078_528 * (4 + 16 / 128 + 4 / 128) / 8 + 134_217_728 * 2
+    assert b["weights (int4)"] == approx(gib(expected))
+
+
+# ------------------------------------------------------------------ activations, KV cache
+
+
+def test_training_activations_no_checkpointing():
+    b = est(mode="full", seq_len=TOKENS, checkpointing="none").breakdown_gib
+    assert b["activations"] == approx(gib(16 * LAYER_BYTES))  # 1.65625 GiB
+    # HF default loss: 14 B per logit × 1024 × 32768
+    assert b["logits + loss (output layer)"] == approx(gib(14 * TOKENS * 32768))
+
+
+def test_training_activations_full_checkpointing():
+    b = est(mode="full", seq_len=TOKENS, checkpointing="full", chunked_loss=True).breakdown_gib
+    assert b["activations (checkpointed layer inputs)"] == approx(gib(2 * TOKENS * 2048 * 16))
+    assert b["activations (one layer recomputed)"] == approx(gib(LAYER_BYTES))
+    assert b["logits + loss (output layer)"] == approx(gib(4 * TOKENS * 32768))
+
+
+def test_eager_attention_adds_korthikanti_score_term():
+    with_fa = est(mode="full", seq_len=TOKENS, checkpointing="none").breakdown_gib["activations"]
+    eager = est(mode="full", seq_len=TOKENS, checkpointing="none", flash_attention=False).breakdown_gib["activations"]
+    # 5·a·s bytes per token per layer: 5 · 16 · 1024 · 1024 tokens · 16 layers
+    assert eager - with_fa == approx(gib(5 * 16 * TOKENS * TOKENS * 16))
+    selective = est(mode="full", seq_len=TOKENS, checkpointing="selective",
+                    flash_attention=False).breakdown_gib["activations"]
+    assert selective == approx(with_fa)  # selective recomputation drops the same term
+
+
+def test_tensor_parallel_splits_gemm_activations():
+    b = est(mode="full", seq_len=TOKENS, checkpointing="none", gpus=2, tp=2).breakdown_gib
+    # replicated 32,768 + (10,240 + 65,536) / 2 = 70,656 B per token per layer
+    assert b["activations"] == approx(gib(70_656 * TOKENS * 16))
+
+
+def test_fp32_training_doubles_activations():
+    b16 = est(mode="full", seq_len=TOKENS, checkpointing="none").breakdown_gib["activations"]
+    b32 = est(mode="full", precision="fp32", seq_len=TOKENS, checkpointing="none").breakdown_gib["activations"]
+    assert b32 == approx(2 * b16)
+
+
+@pytest.mark.parametrize(
+    "model_changes, request_kwargs, expected_bytes",
+    [
+        # GQA: 2 (K,V) × 4 heads × 128 × 16 layers × 1024 tokens × 2 B
+        ({}, {}, 2 * 4 * 128 * 16 * 1024 * 2),
+        # MHA: 16 KV heads
+        ({"num_kv_heads": 16, "attention": "mha"}, {}, 2 * 16 * 128 * 16 * 1024 * 2),
+        # MQA: one KV head regardless of num_kv_heads
+        ({"attention": "mqa"}, {}, 2 * 1 * 128 * 16 * 1024 * 2),
+        # MLA: (kv_lora_rank 512 + rope 64) per token per layer, no ×2
+        ({"attention": "mla", "kv_lora_rank": 512, "qk_rope_head_dim": 64}, {}, (512 + 64) * 16 * 1024 * 2),
+        # sliding window 256 caps the cached tokens
+        ({"sliding_window": 256}, {}, 2 * 4 * 128 * 16 * 256 * 2),
+        # batch 3 → 3 sequences cached
+        ({}, {"batch_size": 3}, 3 * 2 * 4 * 128 * 16 * 1024 * 2),
+        # TP 2: 2 of the 4 KV heads per GPU
+        ({}, {"gpus": 2}, 2 * 2 * 128 * 16 * 1024 * 2),
+        # TP 8 > 4 KV heads: each GPU still holds one head (replicated)
+        ({}, {"gpus": 8}, 2 * 1 * 128 * 16 * 1024 * 2),
+        # fp32 model: fp32 cache
+        ({}, {"precision": "fp32"}, 2 * 4 * 128 * 16 * 1024 * 4),
+    ],
+)
+def test_kv_cache(model_changes, request_kwargs, expected_bytes):
+    e = est(make_model(**model_changes), mode="inference", seq_len=1024, **request_kwargs)
+    kv = [v for k, v in e.breakdown_gib.items() if k.startswith("KV cache")]
+    assert kv == [approx(gib(expected_bytes))]
+
+
+def test_inference_total_by_hand():
+    e = est(mode="inference", seq_len=1024)
+    weights = P * 2
+    kv = 2 * 4 * 128 * 16 * 1024 * 2
+    working = LAYER_BYTES + 32768 * 4  # one layer + last-token fp32 logits
+    tensors = weights + kv + working
+    expected = gib(tensors * 1.05) + CUDA_CONTEXT_GIB  # 5 % allocator slack + context
+    assert e.per_gpu_gib == pytest.approx(expected, abs=1e-3)
+    assert e.total_gib == e.per_gpu_gib
+    assert sum(e.breakdown_gib.values()) == pytest.approx(e.per_gpu_gib, abs=5e-3)
+
+
+def test_moe_all_experts_resident_active_ones_compute():
+    moe = make_model(params=P, moe_experts=8, moe_active_experts=2, active_params=P / 4)
+    e = est(moe, mode="inference")
+    assert e.breakdown_gib["weights (bf16)"] == approx(2 * PG)
+    assert any("all 8 experts" in a for a in e.assumptions)
+
+
+def test_encoder_has_no_kv_cache_and_no_vocab_logits_in_finetuning():
+    enc = make_model(kind=ModelKind.encoder, attention="mha", num_kv_heads=16)
+    assert not any(k.startswith("KV") for k in est(enc, mode="inference").breakdown_gib)
+    assert "logits + loss (output layer)" not in est(enc, mode="full").breakdown_gib
+
+
+def test_activation_profile_replaces_the_transformer_formula():
+    prof = ActivationProfile(bytes_per_sample=0.5 * GIB, reference="224x224, fp16 AMP", source="test")
+    vision = ModelSpec(key="vis", name="Vis", family="t", kind=ModelKind.vision, params=25e6,
+                       activation_profile=prof, source="inline")
+    e = est(vision, mode="full", batch_size=8)
+    assert e.breakdown_gib["activations"] == approx(4.0)  # 0.5 GiB × 8
+    assert "measured bytes per sample" in e.formula
+
+
+# ------------------------------------------------------------------ defaults, fits, formula
+
+
+def test_defaults_are_listed_as_assumptions():
+    e = est(mode="full")
+    text = " | ".join(e.assumptions)
+    for phrase in ("precision bf16 assumed", "sequence length 2048 assumed", "gradient checkpointing full assumed",
+                   "batch size 1 assumed"):
+        assert phrase in text
+    assert "Korthikanti" in e.formula
+
+
+def test_short_context_model_caps_default_sequence():
+    e = est(make_model(max_context=512), mode="inference")
+    assert "sequence length 512 assumed (the model's maximum context)" in e.assumptions
+
+
+def test_fits_and_headroom():
+    e = estimate_vram(make_model(), VramRequest(mode="inference", seq_len=1024), [gpu("small", 3.0), gpu("big", 4.0)])
+    assert e.fits == {"small": False, "big": True}
+    big = next(f for f in e.fit_details if f.gpu == "big")
+    assert big.headroom_gib == pytest.approx(4.0 - e.per_gpu_gib, abs=0.01)
+
+
+def test_more_gpus_report_total_over_all_gpus():
+    e = est(mode="full", gpus=4, sharding="zero3")
+    assert e.total_gib == pytest.approx(4 * e.per_gpu_gib, abs=1e-2)
+
+
+# ------------------------------------------------------------------ bad input
+
+
+def test_full_training_of_4bit_weights_is_an_input_error():
+    with pytest.raises(InputError, match="needs 16- or 32-bit weights"):
+        est(mode="full", precision="int4")
+
+
+def test_qlora_with_fp16_is_rejected():
+    with pytest.raises(ValidationError, match="QLoRA keeps the base model in 4 bits"):
+        VramRequest(mode="qlora", precision="fp16")
+
+
+def test_offload_needs_sharding():
+    with pytest.raises(InputError, match="needs a sharded optimizer"):
+        est(mode="full", offload="cpu")
+
+
+def test_offload_for_inference_is_rejected():
+    with pytest.raises(InputError, match="training only"):
+        est(mode="inference", offload="cpu", sharding="zero3", gpus=2)
+
+
+def test_gpus_must_be_a_multiple_of_tp_times_pp():
+    with pytest.raises(InputError, match="not a multiple of tp × pp = 4"):
+        est(mode="full", gpus=6, tp=4)
+
+
+# ------------------------------------------------------------------ raw parameter counts
+
+
+@pytest.mark.parametrize(
+    "params, layers, hidden",
+    [
+        (6.7e9, 32, 4096),  # LLaMA-7B anchor
+        (13.0e9, 40, 5120),  # LLaMA-13B anchor
+        (32.5e9, 60, 6656),  # LLaMA-33B anchor
+        (70e9, 80, 8192),  # Llama 2 70B anchor
+        (405e9, 126, 16384),  # Llama 3.1 405B anchor
+    ],
+)
+def test_model_from_params_hits_published_shapes(params, layers, hidden):
+    m = model_from_params(params)
+    assert (m.num_layers, m.hidden_size) == (layers, hidden)
+    assert m.assumed_shape and m.num_kv_heads == 8 and m.params == params
+
+
+def test_model_from_params_interpolates_between_anchors():
+    m = model_from_params(10e9)  # between 6.7B (32, 4096) and 13B (40, 5120)
+    assert 32 <= m.num_layers <= 40 and 4096 <= m.hidden_size <= 5120
+    assert m.hidden_size % 128 == 0
+
+
+def test_assumed_shape_is_said():
+    e = estimate_vram(model_from_params(13e9), VramRequest())
+    assert any("shape assumed from the parameter count" in a for a in e.assumptions)
+
+
+@pytest.mark.parametrize("bad", [0, -1, float("nan"), float("inf")])
+def test_model_from_params_rejects_non_positive(bad):
+    with pytest.raises(ValueError, match="positive"):
+        model_from_params(bad)

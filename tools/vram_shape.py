@@ -1,0 +1,221 @@
+"""Model shape arithmetic the memory and time estimators share.
+
+* `model_from_params`: a standard decoder shape for a bare parameter count
+  ("a 13B model"), interpolated between published Llama shapes.
+* `shape_of`: the numbers the formulas need (layers, hidden, heads, KV heads,
+  head_dim, intermediate, vocab), falling back to the assumed shape when the
+  catalog entry lacks them.
+* `split_params`: how many parameters sit in linear layers (quantisable, LoRA
+  targets) vs embeddings/norms (kept in 16 bits by bitsandbytes, GPTQ, AWQ).
+* `lora_trainable_params`: adapter size from rank × target modules × shape.
+
+Pure functions, no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from tools.domain import AttentionType, LoraTargets, ModelKind, ModelSpec
+
+# Published decoder shapes (params, layers, hidden) that a bare count is
+# interpolated between, in log(params). Sources: each model's config.json /
+# paper table — GPT-3 paper Table 2.1 (Brown et al. 2020) for 125M/1.3B/2.7B,
+# LLaMA paper Table 2 (Touvron et al. 2023) for 7B/13B/33B/65B, Llama 2 70B
+# config (80 layers, 8192 hidden) and Llama 3.1 405B config (126 layers, 16384).
+SHAPE_ANCHORS: tuple[tuple[float, int, int], ...] = (
+    (125e6, 12, 768),
+    (1.3e9, 24, 2048),
+    (2.7e9, 32, 2560),
+    (6.7e9, 32, 4096),
+    (13.0e9, 40, 5120),
+    (32.5e9, 60, 6656),
+    (65.2e9, 80, 8192),
+    (70e9, 80, 8192),
+    (405e9, 126, 16384),
+)
+ASSUMED_HEAD_DIM = 128  # every Llama shape above uses 128-wide heads (GPT-3 small ones use 64; immaterial)
+ASSUMED_KV_HEADS = 8  # GQA-8 as in Llama 3, Llama 2 70B, Mistral, Qwen2.5 ≥ 7B
+ASSUMED_VOCAB = 32000  # Llama/Llama 2 tokenizer
+ASSUMED_MLP_RATIO = 3.5  # SwiGLU width / hidden: Llama 2 70B, Llama 3, Mistral 7B (14336/4096, 28672/8192)
+# Any shape is at least this small: below GPT-3 Small the anchors are extrapolated down to these floors.
+MIN_LAYERS, MIN_HIDDEN = 2, 128
+
+
+def _interp_shape(params: float) -> tuple[int, int]:
+    """Layers and hidden size for `params`, log-linear between anchors, non-decreasing in params."""
+    logs = [math.log(p) for p, _, _ in SHAPE_ANCHORS]
+    x = math.log(params)
+    # find the segment (extrapolate with the end segments' slopes)
+    if x <= logs[0]:
+        i = 0
+    elif x >= logs[-1]:
+        i = len(logs) - 2
+    else:
+        i = max(j for j in range(len(logs) - 1) if logs[j] <= x)
+    (p0, l0, h0), (p1, l1, h1) = SHAPE_ANCHORS[i], SHAPE_ANCHORS[i + 1]
+    t = (x - logs[i]) / (logs[i + 1] - logs[i])
+    layers = l0 + t * (l1 - l0)
+    hidden = h0 + t * (h1 - h0)
+    # floor keeps the mapping monotone; rounding hidden to 128 keeps heads whole
+    return max(MIN_LAYERS, int(math.floor(layers))), max(MIN_HIDDEN, int(math.floor(hidden / 128.0)) * 128)
+
+
+def model_from_params(params: float, name: str | None = None) -> ModelSpec:
+    """A standard decoder for a bare parameter count, with `assumed_shape=True`.
+
+    Layers and hidden size interpolate published Llama/GPT-3 shapes (see
+    SHAPE_ANCHORS); attention is GQA with 8 KV heads of width 128 (the
+    Llama 3 / Mistral / Qwen2.5 design), vocabulary 32,000 with untied
+    embeddings, and a SwiGLU MLP whose width makes the total equal `params`.
+    """
+    if not (isinstance(params, (int, float)) and math.isfinite(params) and params > 0):
+        raise ValueError(f"parameter count must be a positive number, got {params!r}")
+    layers, hidden = _interp_shape(params)
+    heads = max(1, hidden // ASSUMED_HEAD_DIM)
+    kv_heads = min(heads, ASSUMED_KV_HEADS)
+    # A fixed MLP ratio (not solved from params) keeps every derived size
+    # non-decreasing in the parameter count; `params` stays the weight total.
+    intermediate = int(round(ASSUMED_MLP_RATIO * hidden / 256.0)) * 256 or 256
+    label = name or _params_label(params)
+    return ModelSpec(
+        key=label,
+        name=label,
+        family="assumed-decoder",
+        kind=ModelKind.decoder,
+        params=float(params),
+        num_layers=layers,
+        hidden_size=hidden,
+        num_attention_heads=heads,
+        num_kv_heads=kv_heads,
+        head_dim=ASSUMED_HEAD_DIM,
+        attention=AttentionType.gqa if kv_heads < heads else AttentionType.mha,
+        intermediate_size=intermediate,
+        vocab_size=ASSUMED_VOCAB,
+        assumed_shape=True,
+        source=(
+            "assumed: standard decoder interpolated from published shapes "
+            "(GPT-3 Table 2.1; LLaMA Table 2; Llama 2 70B / Llama 3.1 405B configs)"
+        ),
+    )
+
+
+def shape_assumption(model: ModelSpec) -> str:
+    return (
+        f"{model.name}: shape assumed from the parameter count ({model.num_layers} layers, hidden "
+        f"{model.hidden_size}, {model.num_attention_heads} heads, GQA {model.num_kv_heads} KV heads, "
+        f"vocab {model.vocab_size}), interpolated from published Llama shapes"
+    )
+
+
+def _params_label(params: float) -> str:
+    if params >= 1e9:
+        return f"{params / 1e9:.3g}B-params"
+    return f"{params / 1e6:.3g}M-params"
+
+
+@dataclass(frozen=True)
+class Shape:
+    layers: int
+    hidden: int
+    heads: int
+    kv_heads: int
+    head_dim: int
+    intermediate: int
+    vocab: int
+    gated_mlp: bool  # SwiGLU/GeGLU: 3 MLP matrices instead of 2
+    tied_embeddings: bool
+    experts: int  # 1 for dense
+    active_experts: int  # experts each token passes through (1 for dense)
+    from_params: bool  # True when any number was assumed
+
+
+def shape_of(model: ModelSpec) -> Shape:
+    """The numbers the formulas need; missing ones come from `model_from_params`."""
+    base = None
+    if model.num_layers is None or model.hidden_size is None:
+        base = model_from_params(model.params)
+    layers = model.num_layers or base.num_layers
+    hidden = model.hidden_size or base.hidden_size
+    heads = model.num_attention_heads or (base.num_attention_heads if base else max(1, hidden // ASSUMED_HEAD_DIM))
+    head_dim = model.head_dim or max(1, hidden // heads)
+    if model.attention == AttentionType.mqa:
+        kv_heads = 1
+    else:
+        kv_heads = model.num_kv_heads or (heads if model.attention == AttentionType.mha else min(heads, ASSUMED_KV_HEADS))
+    vocab = model.vocab_size or ASSUMED_VOCAB
+    experts = model.moe_experts or 1
+    attn = _attention_params(hidden, heads, kv_heads, head_dim)
+    inter = model.intermediate_size or (base.intermediate_size if base else 4 * hidden)
+    if experts > 1:
+        # Some configs give the dense layers' width as intermediate_size (DeepSeek-V3:
+        # 18,432 dense vs 2,048 per expert). When experts × that width overshoots the
+        # published total, take the per-expert width the total implies (gated MLPs).
+        implied = (model.params - 2 * vocab * hidden - layers * attn) / (3 * hidden * experts * layers)
+        if implied > 0 and layers * 3 * hidden * inter * experts > 1.2 * model.params:
+            inter = max(1, int(round(implied)))
+    active = (model.moe_active_experts or 1) if model.moe_experts else 1
+    if model.assumed_shape or base is not None:
+        # the assumed decoder is SwiGLU with untied embeddings by construction
+        return Shape(layers, hidden, heads, kv_heads, head_dim, inter, vocab, True, False, experts, active, True)
+    # Gated MLP or not, tied embeddings or not: neither is in ModelSpec, so pick
+    # the combination whose parameter total lands closest to the published count.
+    best = None
+    for gated in (True, False):
+        for tied in (False, True):
+            mlp = (3 if gated else 2) * hidden * inter * experts
+            total = layers * (attn + mlp) + (1 if tied else 2) * vocab * hidden
+            err = abs(total - model.params)
+            if best is None or err < best[0]:
+                best = (err, gated, tied)
+    _, gated, tied = best
+    return Shape(layers, hidden, heads, kv_heads, head_dim, inter, vocab, gated, tied, experts, active, False)
+
+
+def layer_params(s: Shape) -> float:
+    """Parameters of one transformer layer (attention + MLP, all experts) from the shape."""
+    return float(_attention_params(s.hidden, s.heads, s.kv_heads, s.head_dim)
+                 + (3 if s.gated_mlp else 2) * s.hidden * s.intermediate * s.experts)
+
+
+def _attention_params(hidden: int, heads: int, kv_heads: int, head_dim: int) -> int:
+    # q and o: hidden × heads·head_dim each; k and v: hidden × kv_heads·head_dim each
+    return 2 * hidden * heads * head_dim + 2 * hidden * kv_heads * head_dim
+
+
+def split_params(model: ModelSpec) -> tuple[float, float]:
+    """(linear-layer params, other params: embeddings, LM head, norms).
+
+    Quantisers (bitsandbytes LLM.int8/NF4, GPTQ, AWQ) replace only the
+    transformer blocks' nn.Linear layers; the embeddings and LM head stay in
+    16 bits. Non-decoder models: everything counts as linear.
+    """
+    if model.kind not in (ModelKind.decoder, ModelKind.encoder, ModelKind.encoder_decoder):
+        return model.params, 0.0
+    s = shape_of(model)
+    embed = (1 if s.tied_embeddings else 2) * s.vocab * s.hidden
+    # never more than half the model (shapes that do not add up must not make weights shrink)
+    other = min(float(embed), model.params / 2)
+    return model.params - other, other
+
+
+def lora_trainable_params(model: ModelSpec, rank: int, targets: LoraTargets) -> float:
+    """LoRA adapter parameters: r × (d_in + d_out) for every targeted matrix.
+
+    attention: q, k, v, o projections; all-linear (PEFT's "all-linear"): also
+    the MLP's gate/up/down (or fc1/fc2), for every expert of an MoE layer.
+    The LM head is never targeted (PEFT excludes it from "all-linear").
+    """
+    s = shape_of(model)
+    q_out = s.heads * s.head_dim
+    kv_out = s.kv_heads * s.head_dim
+    per_layer = rank * (
+        (s.hidden + q_out)  # q_proj
+        + 2 * (s.hidden + kv_out)  # k_proj, v_proj
+        + (q_out + s.hidden)  # o_proj
+    )
+    if targets == LoraTargets.all_linear:
+        n_mlp = 3 if s.gated_mlp else 2
+        per_layer += rank * n_mlp * (s.hidden + s.intermediate) * s.experts
+    return float(per_layer * s.layers)
