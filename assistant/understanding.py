@@ -58,6 +58,7 @@ class Facts(BaseModel):
     instance: str | None = None
     required_gib: float | None = None
     negative_input: str | None = None
+    explicit_concept: bool = Field(default=False, description="asked 'what is / why / difference'")
     training_unspecified: bool = Field(default=False, description="'fine-tune' said without LoRA/QLoRA/full")
     intents: list[Intent] = Field(default_factory=list)
 
@@ -77,7 +78,7 @@ MODE_WORDS: list[tuple[Mode, list[str]]] = [
     (Mode.qlora, [r"q-?lora", r"4[- ]?bit lora"]),
     (Mode.lora, [r"(?<!q)(?<!q-)lora\b", r"(?<!q)lora", r"peft", r"adapter"]),
     (Mode.pretrain, [r"pre-?train", r"from scratch", r"预训练", r"从零训练", r"从头训练"]),
-    (Mode.full, [r"full[- ]?(parameter )?fine-?tun", r"full ft\b", r"全量微调", r"全参", r"全参数"]),
+    (Mode.full, [r"full[- ]?(parameter )?fine-?tun", r"fully fine-?tun", r"full[- ]parameter", r"full ft\b", r"full ft\b", r"全量微调", r"全参", r"全参数"]),
     (Mode.inference, [r"inference", r"\bserv(e|ing)\b", r"deploy", r"推理", r"部署", r"上线服务", r"\brun (it|the model)\b"]),
 ]
 FINETUNE_WORDS = [r"fine-?tun", r"finetun", r"\bsft\b", r"微调", r"训练"]
@@ -139,6 +140,10 @@ DOMAIN_WORDS = [
     r"包月", r"按量", r"混合精度", r"多卡", r"多机", r"互联", r"昇腾", r"寒武纪", r"国产", r"存储", r"带宽", r"网络",
     r"镜像", r"驱动", r"利用率", r"监控", r"梯度", r"量化", r"部署", r"租", r"卡", r"机房", r"自建", r"数据加载",
 ]
+CONCEPT_WORDS = [
+    r"^what (is|are)\b", r"what'?s the difference", r"difference between", r"\bexplain\b", r"^why\b", r"^how does\b",
+    r"^when should", r"\bvs\.?\b", r"什么是", r"区别", r"为什么", r"是什么", r"原理", r"怎么办", r"有什么用", r"如何(避免|解决|检查|验证|监控)",
+]
 GREETING_WORDS = [r"^(hi|hello|hey|你好|您好|嗨)[\s!！。.,，]*$", r"^(thanks|thank you|谢谢)[\s!！。.]*$"]
 
 SEQ_RE = re.compile(
@@ -191,7 +196,16 @@ class NameScanner:
             for a in (p.key, p.name, p.name_zh):
                 if a:
                     self.providers[a] = p.key
-        self.instances = {i.instance: f"{i.provider}/{i.instance}" for i in catalog.instances}
+        from tools.catalog import normalise_name
+
+        gpu_norms = {normalise_name(a) for a in self.gpus}
+        # instance names that are just a GPU name ("H100" at some marketplaces) would shadow the GPU
+        self.instances: dict[str, list[str]] = {}
+        for i in catalog.instances:
+            if normalise_name(i.instance) not in gpu_norms and re.search(r"[.\-_]", i.instance) and len(i.instance) >= 6:
+                keys = self.instances.setdefault(i.instance, [])
+                if f"{i.provider}/{i.instance}" not in keys:
+                    keys.append(f"{i.provider}/{i.instance}")
 
     def models_in(self, text: str) -> list[str]:
         return [k for _, _, k in _scan_names(text, self.models)]
@@ -203,11 +217,13 @@ class NameScanner:
         found = [k for _, _, k in _scan_names(text, self.providers)]
         return list(dict.fromkeys(found))
 
-    def instances_in(self, text: str) -> list[str]:
+    def instances_in(self, text: str, providers: list[str] = ()) -> list[str]:
+        """`provider/instance` keys named in the text; a named provider picks among same-named instances."""
         found = []
-        for name, key in self.instances.items():
-            if len(name) >= 4 and re.search(r"(?<![\w.])" + re.escape(name) + r"(?![\w])", text, re.I):
-                found.append(key)
+        for name, keys in self.instances.items():
+            if re.search(r"(?<![\w.])" + re.escape(name) + r"(?![\w])", text, re.I):
+                preferred = [k for k in keys if k.split("/")[0] in providers]
+                found.append((preferred or keys)[0])
         return found
 
     def _without_models(self, text: str) -> str:
@@ -237,7 +253,7 @@ def read_turn(text: str, scanner: NameScanner) -> Facts:
     if gpus:
         facts.gpu = gpus[0]
     facts.providers = scanner.providers_in(text)
-    instances = scanner.instances_in(text)
+    instances = scanner.instances_in(text, facts.providers)
     if instances:
         facts.instance = instances[0]
 
@@ -273,7 +289,18 @@ def read_turn(text: str, scanner: NameScanner) -> Facts:
         facts.intents.append(Intent.train_time)
     if _any(low.strip(), GREETING_WORDS):
         facts.intents.append(Intent.greeting)
-    if not facts.intents and not _has_facts(facts):
+    workload = any(v is not None for v in (facts.model, facts.params, facts.budget, facts.instance, facts.required_gib, facts.tokens))
+    asks_concept = _any(low.strip(), CONCEPT_WORDS)
+    facts.explicit_concept = asks_concept and not workload
+    if Intent.recommend in facts.intents and not (workload or facts.gpu or facts.mode or facts.training_unspecified or facts.gpus):
+        facts.intents.remove(Intent.recommend)  # "when should I use spot?" is a question about concepts
+    if facts.gpu and not (facts.model or facts.params) and Intent.vram in facts.intents:
+        facts.intents.remove(Intent.vram)  # "how much memory does the H100 have" is a spec lookup
+        if Intent.spec not in facts.intents:
+            facts.intents.append(Intent.spec)
+    if asks_concept and not workload and not facts.gpu and not facts.intents:
+        facts.intents.append(Intent.concept)
+    if not facts.intents:
         facts.intents.append(Intent.concept if _any(low, DOMAIN_WORDS) else Intent.offtopic)
     return facts
 
@@ -329,7 +356,7 @@ def read_conversation(turns: list[str], scanner: NameScanner) -> Facts:
     for text in turns:
         turn = read_turn(text, scanner)
         for name in Facts.model_fields:
-            if name in ("intents", "language", "negative_input", "unknown_model", "model_suggestions", "training_unspecified"):
+            if name in ("intents", "language", "negative_input", "unknown_model", "model_suggestions", "training_unspecified", "explicit_concept"):
                 continue
             value = getattr(turn, name)
             if value not in (None, []):
@@ -340,7 +367,9 @@ def read_conversation(turns: list[str], scanner: NameScanner) -> Facts:
         real = [i for i in turn.intents if i not in (Intent.offtopic, Intent.concept)]
         if real:
             last_intents = real
-        elif turn.intents and not _has_facts(turn):
+        elif last_intents and _has_facts(turn) and not turn.explicit_concept:
+            pass  # a follow-up that only changes facts ("what about QLoRA?") repeats the last question
+        else:
             last_intents = turn.intents
         merged.language = turn.language
         merged.negative_input = turn.negative_input

@@ -1,7 +1,7 @@
 """Every number in an answer must be backed: match each claimed quantity to its evidence.
 
-`verify_numbers(answer, evidence, user_texts)` reads the answer with
-`extract_quantities` and labels each quantity with where it came from:
+`verify_numbers(answer, evidence, user_texts)` reads the answer with the
+quantity reader (`assistant.quantities`) and labels each quantity with where it came from:
 `tool:<name>:<path>` (a tool result, or `tool:<name>:args.<key>` for an
 argument), `catalog:<key>`, `passage:<doc_id>`, `user`, or None (unbacked).
 
@@ -25,9 +25,11 @@ Matching rules (the README repeats them):
 - Evidence units come from JSON key names (`per_gpu_gib`, `memory_bandwidth_gbps`,
   `hours`, `monthly_cost` + the nearest `currency`, `mfu`, `gpu_count`), from the
   parent key when the leaf has none (`breakdown_gib.weights`), and from the text for
-  string leaves and passages. A tool figure whose unit its key does not tell backs a
-  claim in any unit with the same value; negative figures match by magnitude
-  (a headroom of -3.2 GiB backs "3.2 GiB short").
+  string leaves and passages (a passage inside a tool result, a dict with `doc_id` and
+  `text` as search_guidance returns, counts as `passage:<doc_id>`). A tool figure whose
+  unit its key does not tell backs a claim in any unit with the same value (and, when
+  it is an exact fraction, a percentage); negative figures match by magnitude (a
+  headroom of -3.2 GiB backs "3.2 GiB short"). Passages back with units only.
 - When several figures match, a tool beats the catalog beats a passage; a figure with
   a known unit beats one without; an exact conversion beats a loose one.
 """
@@ -43,7 +45,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
 from assistant.answer import NumberClaim, ToolCallRecord
-from assistant.quantities import Quantity, conversion_factors, extract_cached, extract_quantities, parse_unit
+from assistant.quantities import Reading, conversion_factors, parse_unit, read_cached, read_quantities
 
 __all__ = ["CatalogFact", "Evidence", "EvidencePassage", "restate_evidence", "unbacked", "verify_numbers"]
 
@@ -158,13 +160,22 @@ def _evidence_figures(ev: Evidence) -> list[_Figure]:
         if math.isfinite(fact.value):
             figures.append(_Figure(abs(fact.value) * factor, unit, f"catalog:{fact.key}", 0.0, 1))
     for p in ev.passages:
-        for q in extract_cached(p.text, True, False):  # units only: prose is full of unrelated bare numbers
+        for q in read_cached(p.text, True, False):  # units only: prose is full of unrelated bare numbers
             figures.append(_Figure(abs(q.value), q.unit, f"passage:{p.doc_id}", q.step / 2, 2))
     return figures
 
 
+def _is_passage(node: dict) -> bool:
+    """A retrieved passage inside a tool result (search_guidance): cite it as a passage."""
+    return isinstance(node.get("doc_id"), str) and isinstance(node.get("text"), str)
+
+
 def _walk(node: Any, path: list[str], parents: list[dict], prefix: str, out: list[_Figure]) -> None:
     if isinstance(node, dict):
+        if _is_passage(node):
+            for q in read_cached(node["text"], True, False):
+                out.append(_Figure(abs(q.value), q.unit, f"passage:{node['doc_id']}", q.step / 2, 2))
+            return
         parents.append(node)
         for key, value in node.items():
             path.append(str(key))
@@ -185,7 +196,7 @@ def _walk(node: Any, path: list[str], parents: list[dict], prefix: str, out: lis
     elif isinstance(node, str):
         if any(ch.isdigit() for ch in node) and len(node) < 4000:
             label = prefix + ".".join(path)
-            for q in extract_cached(node, True, True):
+            for q in read_cached(node, True, True):
                 out.append(_Figure(abs(q.value), q.unit or None, label, q.step / 2, 0))
 
 
@@ -206,6 +217,8 @@ def _key_unit(key: str, parent: dict | None, parents: list[dict]) -> tuple[str |
     for tok, unit in _MEMORY_KEYS.items():
         if tok in toks:
             return unit, 1.0
+    if "network" in toks and "gbps" in toks:
+        return "Gb/s", 1.0  # network links are quoted in bits (400 Gbps EFA)
     for tok, unit_factor in _RATE_KEYS.items():
         if tok in toks:
             return unit_factor
@@ -304,15 +317,16 @@ class _Index:
             plan = []
             for (unit, _), (values, group, max_half) in self.groups.items():
                 if unit is None:
-                    factors: tuple[tuple[float, bool], ...] = ((1.0, False),) + (((100.0, False),) if claim_unit == "%" else ())
-                else:
-                    factors = conversion_factors(unit, claim_unit)
-                for f, loose in factors:
-                    plan.append((values, group, max_half, f, loose, unit is None))
+                    plan.append((values, group, max_half, 1.0, False, True))
+                    if claim_unit == "%" and max_half == 0:  # an exact fraction (0.45) backs "45 %"
+                        plan.append((values, group, 0.0, 100.0, False, True))
+                    continue
+                for f, loose in conversion_factors(unit, claim_unit):
+                    plan.append((values, group, max_half, f, loose, False))
             self._plans[claim_unit] = plan
         return plan
 
-    def best(self, q: Quantity) -> _Figure | None:
+    def best(self, q: Reading) -> _Figure | None:
         rel = _APPROX_REL_TOL if q.approx else _REL_TOL
         claim_tol = max(q.step / 2, 0.05 * q.scale)
         value = q.value
@@ -336,7 +350,7 @@ class _Index:
 def _user_indexes(user_texts: Iterable[str]) -> tuple[_Index, _Index]:
     with_unit, bare = [], []
     for text in user_texts:
-        for q in extract_quantities(text, keep_names=True, include_bare=True):
+        for q in read_quantities(text, keep_names=True, include_bare=True):
             fig = _Figure(abs(q.value), q.unit or None, "user", q.step / 2, 3)
             (with_unit if q.unit else bare).append(fig)
     return _Index.build(with_unit), _Index.build(bare)
@@ -344,7 +358,7 @@ def _user_indexes(user_texts: Iterable[str]) -> tuple[_Index, _Index]:
 
 def verify_numbers(answer_text: str, evidence: Evidence, user_texts: list[str] | tuple[str, ...] = ()) -> list[NumberClaim]:
     """Each quantity claimed in the answer, with what backs it (None = unbacked)."""
-    claims = extract_quantities(answer_text)
+    claims = read_quantities(answer_text)
     if not claims:
         return []
     index = evidence.index()
@@ -356,7 +370,7 @@ def verify_numbers(answer_text: str, evidence: Evidence, user_texts: list[str] |
         else:
             fig = index.best(q)
             backed = fig.label if fig is not None else ("user" if user_bare.best(q) is not None else None)
-        out.append(NumberClaim.model_construct(value=q.value, unit=q.unit, text=q.text, backed_by=backed))
+        out.append(NumberClaim(value=q.value, unit=q.unit, text=q.text, backed_by=backed))
     return out
 
 
@@ -378,6 +392,9 @@ def _restate_lines(node: Any, path: list[str], parents: list[dict], lines: list[
     if len(lines) >= limit:
         return
     if isinstance(node, dict):
+        if _is_passage(node):
+            lines.append(f"  {'.'.join(path)} = passage {node['doc_id']} ({node.get('title', '')})")
+            return
         parents.append(node)
         for key, value in node.items():
             path.append(str(key))

@@ -99,6 +99,9 @@ class Composer:
                 return o
         return None
 
+    def plan_queries(self) -> list[str]:
+        return [o.args.get("query", "") for o in self.outcomes if o.name == "search_guidance"]
+
     def passages(self) -> list[dict[str, Any]]:
         seen: set[tuple[str, str]] = set()
         out = []
@@ -235,7 +238,8 @@ class Composer:
                 cost = o.get("monthly_cost")
             cost_text = money(cost, currency, lang) if cost is not None else say("unknown_price", lang)
             grade = name_of(GRADE_NAMES, o.get("price_grade"), lang) if o.get("price_grade") else "—"
-            why = "; ".join(o.get("reasons", [])[:2]).replace("|", "/")
+            # the first two reasons (memory, price) are already columns of the table
+            why = "; ".join([*o.get("reasons", [])[2:4], *o.get("warnings", [])[:1]]).replace("|", "/") or "—"
             gpus = f"{count_text(o['gpu_count'] * o.get('nodes', 1))}× {o['gpu']}"
             rows.append(
                 f"| {n} | {o['provider']} | `{o['instance']}` | {gpus} | {gib(o['per_gpu_gib'])} / {gib(o['gpu_usable_gib'])} "
@@ -458,12 +462,14 @@ class Composer:
             items.append(say("caveat_china", lang))
         if top or self.plan.intents[:1] == [Intent.recommend]:
             items.append(say("caveat_verify", lang))
-        # one guidance sentence from each retrieved topic, cited
+        # the most relevant guidance sentence of each retrieved topic, cited
+        terms = _terms(self.question_text) | _terms(" ".join(self.plan_queries()))
         for p in self.passages()[:2]:
             sentences = _sentences(p["text"])
             if sentences:
+                best = max(sentences, key=lambda s: len(terms & _terms(s)))
                 n = self.cited.marker(p)
-                items.append(f"{sentences[0]} [{n}]")
+                items.append(f"{best} [{n}]")
         items = items[: limit + 2]
         if not items:
             return []
@@ -502,6 +508,8 @@ _SENTENCE_RE = re.compile(r"(?<=[.!?。！？；])\s*")
 
 def _sentences(text: str) -> list[str]:
     text = re.sub(r"^#+ .*$", "", text, flags=re.M)  # headings are titles, not content
+    text = re.sub(r"^\|.*\|\s*$", "", text, flags=re.M)  # tables do not summarise as sentences
+    text = text.replace("**", "").replace("__", "")
     text = re.sub(r"\s*\n\s*[-*•]\s*", " ", text)
     text = re.sub(r"\s+", " ", text).strip()
     out = [s.strip() for s in _SENTENCE_RE.split(text) if len(s.strip()) > 8]

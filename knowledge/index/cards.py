@@ -8,6 +8,7 @@ English and Chinese so either question language finds it.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Iterable
 
@@ -30,6 +31,25 @@ def _num(value: float | None, digits: int = 1) -> str | None:
 
 def _join(parts: Iterable[str | None], sep: str) -> str:
     return sep.join(p for p in parts if p)
+
+
+def short_source(source: str, limit: int = 90) -> str:
+    """The first reference of a long provenance string: cards stay short, the catalog keeps the rest."""
+    head = re.split(r"\s;\s|;\s*corroborated|\s\+\s|\s\(", source, maxsplit=1)[0].strip()
+    return head if len(head) <= limit else head[: limit - 1].rstrip() + "…"
+
+
+def _clip(text: str, limit: int) -> str:
+    """Whole clauses up to `limit` characters (a long note keeps its first clause)."""
+    text = text.strip().rstrip(".")
+    if len(text) <= limit:
+        return text
+    kept = ""
+    for clause in text.split("; "):
+        if len(kept) + len(clause) + 2 > limit:
+            break
+        kept = f"{kept}; {clause}" if kept else clause
+    return kept or text[: limit - 1].rstrip() + "…"
 
 
 def gpu_card_en(g: GPU) -> str:
@@ -71,18 +91,18 @@ def gpu_card_en(g: GPU) -> str:
         + "."
     )
     if g.interconnect_note:
-        lines.append(g.interconnect_note.rstrip(".") + ".")
+        lines.append(_clip(g.interconnect_note, 160) + ".")
     if g.china_variant:
-        lines.append("China export variant" + (f": {g.export_note}" if g.export_note else "") + ".")
+        lines.append("China-market export variant" + (f": {_clip(g.export_note, 200)}" if g.export_note else "") + ".")
     elif g.restricted_in_china:
-        lines.append("Cannot be sold into mainland China under US export rules" + (f" ({g.export_note})" if g.export_note else "") + ".")
+        lines.append("Export-restricted for mainland China" + (f": {_clip(g.export_note, 200)}" if g.export_note else "") + ".")
     if g.consumer:
         lines.append("Consumer card (GeForce class).")
     if g.aliases:
-        lines.append(f"Also called: {', '.join(g.aliases)}.")
+        lines.append(f"Also called: {', '.join(g.aliases[:6])}.")
     if g.notes:
-        lines.append(g.notes.rstrip(".") + ".")
-    lines.append(f"Source: {g.source}" + (f" (as of {g.as_of.isoformat()})" if g.as_of else "") + ".")
+        lines.append(f"Note: {_clip(g.notes, 200)}.")
+    lines.append(f"Source: {short_source(g.source)}" + (f" (as of {g.as_of.isoformat()})" if g.as_of else "") + ".")
     return "\n".join(lines)
 
 
@@ -125,19 +145,23 @@ def gpu_card_zh(g: GPU) -> str:
         + "。"
     )
     if g.china_variant:
-        lines.append("中国特供（出口管制）版本" + (f"：{g.export_note}" if g.export_note else "") + "。")
+        lines.append("中国特供（出口管制）版本。")
     elif g.restricted_in_china:
-        lines.append("受美国出口管制，不能销售到中国大陆" + (f"（{g.export_note}）" if g.export_note else "") + "。")
+        lines.append("受美国出口管制，不能销售到中国大陆。")
     if g.consumer:
         lines.append("消费级显卡（GeForce 系列）。")
     if g.aliases:
-        lines.append(f"别名：{'、'.join(g.aliases)}。")
-    lines.append(f"来源：{g.source}" + (f"（截至 {g.as_of.isoformat()}）" if g.as_of else "") + "。")
+        lines.append(f"别名：{'、'.join(g.aliases[:6])}。")
+    lines.append(f"来源：{short_source(g.source)}" + (f"（截至 {g.as_of.isoformat()}）" if g.as_of else "") + "。")
     return "\n".join(lines)
 
 
+MAX_SIZES = 6  # instance sizes listed per card; the catalog command lists all
+
+
 def _family(i: Instance) -> str:
-    return i.family or i.instance
+    # Marketplaces name offers, not families: group their offers by GPU model instead.
+    return i.family or i.gpu
 
 
 def _price_text(inst: list[Instance], billing: Billing, zh: bool) -> str | None:
@@ -151,9 +175,12 @@ def _price_text(inst: list[Instance], billing: Billing, zh: bool) -> str | None:
     i, p = best
     amount = _num(p.amount, 2)
     per = {"hour": "小时" if zh else "hour", "month": "月" if zh else "month", "year": "年" if zh else "year"}[p.per]
+    label = {Billing.on_demand: ("按量", "on-demand"), Billing.spot: ("竞价", "spot"),
+             Billing.monthly: ("包月", "monthly"), Billing.yearly: ("包年", "yearly")}[billing]
+    date = p.as_of.isoformat() if p.as_of else None
     if zh:
-        return f"{i.instance}（{i.region.name}）{billing.value} 价格 {amount} {p.currency.value}/{per}（{p.grade.value}，{p.age_text}，来源 {p.source}）"
-    return f"{i.instance} in {i.region.name}: {amount} {p.currency.value}/{per} {billing.value} ({p.grade.value}, {p.age_text}, source {p.source})"
+        return f"{label[0]} {amount} {p.currency.value}/{per}（{i.instance}，{i.region.name}" + (f"，{date}" if date else "") + "）"
+    return f"{label[1]} {amount} {p.currency.value}/{per} ({i.instance}, {i.region.name}" + (f", {date}" if date else "") + ")"
 
 
 def instance_card(provider: Provider | None, family: str, rows: list[Instance], gpus: dict[str, GPU], zh: bool) -> str:
@@ -167,13 +194,12 @@ def instance_card(provider: Provider | None, family: str, rows: list[Instance], 
         gpu = gpus.get(i.gpu)
         gname = gpu.name if gpu else i.gpu
         count = _num(i.gpu_count)
-        mem = f" {_num(gpu.memory_gb)} GB" if gpu else ""
+        mem = f" {_num(gpu.memory_gb)} GB" if gpu and "GB" not in gpu.name.upper() else ""
         if zh:
             parts = [
                 f"{i.instance}：{count} 张 {gname}{mem}",
                 f"{i.vcpus} 核 vCPU" if i.vcpus else None,
                 f"内存 {_num(i.ram_gib)} GiB" if i.ram_gib else None,
-                f"本地盘 {_num(i.local_disk_gb)} GB" if i.local_disk_gb else None,
                 f"网络 {_num(i.network_gbps)} Gbps" if i.network_gbps else None,
                 "NVLink" if i.nvlink else None,
                 "InfiniBand/RDMA" if i.infiniband else None,
@@ -184,35 +210,44 @@ def instance_card(provider: Provider | None, family: str, rows: list[Instance], 
                 f"{i.instance}: {count}x {gname}{mem}",
                 f"{i.vcpus} vCPU" if i.vcpus else None,
                 f"{_num(i.ram_gib)} GiB RAM" if i.ram_gib else None,
-                f"{_num(i.local_disk_gb)} GB local disk" if i.local_disk_gb else None,
                 f"{_num(i.network_gbps)} Gbps network" if i.network_gbps else None,
                 "NVLink" if i.nvlink else None,
                 "InfiniBand/RDMA" if i.infiniband else None,
             ]
             lines.append("- " + _join(parts, ", "))
+    if len(seen) > MAX_SIZES:
+        more = len(seen) - MAX_SIZES
+        lines = lines[:MAX_SIZES] + [f"- 另有 {more} 种规格" if zh else f"- and {more} more sizes"]
     regions = sorted({i.region.name for i in rows})
-    prices = [_price_text(rows, b, zh) for b in (Billing.on_demand, Billing.spot, Billing.monthly)]
+    prices = [p for p in (_price_text(rows, b, zh) for b in (Billing.on_demand, Billing.spot, Billing.monthly)) if p]
     if zh:
-        head = f"{pname} {family} 实例系列（GPU 云服务器）："
-        tail = [f"地域：{'、'.join(regions[:8])}" + ("等" if len(regions) > 8 else "") + "。"]
-        tail += [f"最低价：{p}。" for p in prices if p]
+        head = f"{pname} {family} GPU 云服务器实例："
+        tail = [f"地域：{'、'.join(regions[:6])}" + ("等" if len(regions) > 6 else "") + "。"]
+        if prices:
+            tail.append(f"最低价：{'；'.join(prices)}。")
     else:
-        head = f"{pname} {family} instance family (GPU cloud servers):"
-        tail = [f"Regions: {', '.join(regions[:8])}" + (" and more" if len(regions) > 8 else "") + "."]
-        tail += [f"Lowest price: {p}." for p in prices if p]
-    sources = sorted({i.source for i in rows})
-    tail.append(("来源：" if zh else "Source: ") + "; ".join(sources[:3]))
+        head = f"{pname} {family} GPU cloud instances:"
+        tail = [f"Regions: {', '.join(regions[:6])}" + (" and more" if len(regions) > 6 else "") + "."]
+        if prices:
+            tail.append(f"Lowest prices: {'; '.join(prices)}.")
+    ref = provider.price_page if provider and provider.price_page else short_source(rows[0].source)
+    tail.append(("来源：" if zh else "Source: ") + ref)
     return "\n".join([head, *lines, *tail])
 
 
+def _head(title: str, text: str) -> str:
+    return f"{title}\n{text.splitlines()[0]}"
+
+
 def cards_from_catalog(catalog: Catalog) -> list[SourceDoc]:
+    """Two cards (en, zh) per GPU and per provider instance family; both embed the English head line."""
     docs: list[SourceDoc] = []
     for g in sorted(catalog.gpus.values(), key=lambda g: g.key):
-        for lang, text, title in (
-            ("en", gpu_card_en(g), f"{g.name} GPU specifications"),
-            ("zh", gpu_card_zh(g), f"{g.name} 显卡参数"),
-        ):
-            docs.append(SourceDoc(f"gpu:{g.key}", title, lang, text, SOURCE, GPU_TOPICS + [g.key], derived_from=g.source))
+        en_title, en_text = f"{g.name} GPU specifications", gpu_card_en(g)
+        dense = _head(en_title, en_text)
+        topics = GPU_TOPICS + [g.key]
+        docs.append(SourceDoc(f"gpu:{g.key}", en_title, "en", en_text, SOURCE, topics, g.source, dense))
+        docs.append(SourceDoc(f"gpu:{g.key}", f"{g.name} 显卡参数", "zh", gpu_card_zh(g), SOURCE, topics, g.source, dense))
     families: dict[tuple[str, str], list[Instance]] = defaultdict(list)
     for i in catalog.instances:
         families[(i.provider, _family(i))].append(i)
@@ -220,13 +255,14 @@ def cards_from_catalog(catalog: Catalog) -> list[SourceDoc]:
         provider = catalog.providers.get(provider_key)
         pname = provider.name if provider else provider_key
         doc_id = f"instances:{provider_key}:{family}"
-        for lang in ("en", "zh"):
-            zh = lang == "zh"
-            title = f"{(provider.name_zh or pname) if (zh and provider) else pname} {family} " + ("实例" if zh else "instances")
-            docs.append(
-                SourceDoc(doc_id, title, lang, instance_card(provider, family, rows, catalog.gpus, zh), SOURCE,
-                          INSTANCE_TOPICS + [provider_key], derived_from=rows[0].source)
-            )
+        topics = INSTANCE_TOPICS + [provider_key]
+        en_title = f"{pname} {family} instances"
+        en_text = instance_card(provider, family, rows, catalog.gpus, zh=False)
+        dense = _head(en_title, en_text)
+        zh_title = f"{(provider.name_zh or pname) if provider else pname} {family} 实例"
+        docs.append(SourceDoc(doc_id, en_title, "en", en_text, SOURCE, topics, rows[0].source, dense))
+        docs.append(SourceDoc(doc_id, zh_title, "zh", instance_card(provider, family, rows, catalog.gpus, zh=True),
+                              SOURCE, topics, rows[0].source, dense))
     return docs
 
 

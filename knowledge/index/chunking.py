@@ -181,7 +181,8 @@ def chunk_document(
             head_tokens = count(head) + 1
         budget = window - SPECIAL_TOKENS - head_tokens
         for text in pack(section.body, budget, count, overlap_tokens):
-            digest = content_hash(doc.doc_id, doc.title, section_path, doc.lang, doc.source, doc.topics, text)
+            digest = content_hash(doc.doc_id, doc.title, section_path, doc.lang, doc.source, doc.topics, text,
+                                  doc.dense_text)
             if digest in seen:  # the same paragraph twice in one document
                 digest = content_hash(digest, len(chunks))
             seen.add(digest)
@@ -197,6 +198,7 @@ def chunk_document(
                     topics=list(doc.topics),
                     ord=len(chunks),
                     content_hash=digest,
+                    dense_text=doc.dense_text,
                 )
             )
     return chunks

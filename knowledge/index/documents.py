@@ -37,6 +37,10 @@ class SourceDoc:
     source: str  # file path, or 'catalog'
     topics: list[str] = field(default_factory=list)
     derived_from: str = ""
+    # What the dense model reads for every chunk of this document instead of the chunk itself.
+    # Catalog cards set it to their English head line: a vector of a list of numbers finds
+    # nothing, and the Chinese card shares the English one's vector (MiniLM cannot read Chinese).
+    dense_text: str | None = None
 
 
 @dataclass
@@ -51,11 +55,14 @@ class Chunk:
     topics: list[str] = field(default_factory=list)
     ord: int = 0  # position within its document
     content_hash: str = ""
+    dense_text: str | None = None
 
     @property
     def embed_text(self) -> str:
         """What the dense model reads: title and section path first, so a chunk
         that says 'use spot with checkpoints' still knows it is about billing."""
+        if self.dense_text:
+            return self.dense_text
         head = self.title if not self.section else f"{self.title} > {self.section}"
         return f"{head}\n{self.text}"
 

@@ -45,6 +45,7 @@ class Tuning:
     expansion: float = 0.5  # BM25 weight of glossary-translated terms relative to the question's own
     lang_bonus: float = 0.1  # chunks in the question's language score ×(1 + bonus)
     channels: tuple[str, ...] = ("bm25", "minilm", "e5")
+    translate_zh: bool = True  # MiniLM reads a Chinese question's glossary translation, not the question
 
 
 @dataclass
@@ -228,7 +229,7 @@ class HybridRetriever:
         if "bm25" in channels:
             out.append(("bm25", t.bm25, self._bm25(view, text, mask)))
         if "minilm" in channels and "minilm" in view.collections:
-            if qlang == "zh":
+            if qlang == "zh" and t.translate_zh:
                 english, _ = expand_query(text)
                 latin = " ".join(w for w in text.split() if w.isascii())
                 dense_text = " ".join(dict.fromkeys(english + ([latin] if latin else [])))

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+import numpy as np
+
 from knowledge.index import store
 from knowledge.index.cards import SOURCE as CARD_SOURCE
 from knowledge.index.cards import load_cards
@@ -236,6 +238,8 @@ class Indexer:
                 if chunk is None:  # kept sources are only kept when all their chunks are present
                     continue
                 to_embed[backend].append(chunk)
+        for chunks in to_embed.values():  # twins (same head line) land in one batch
+            chunks.sort(key=lambda c: (c.embed_text, c.chunk_id))
         stale = {name: present[name] - {c for c, b in placement.items() if b == name} for name in cols}
 
         for name, ids in stale.items():
@@ -272,11 +276,13 @@ class Indexer:
         window = min(getattr(emb, "window", 256) for emb in self.backends.values())
         entry = SourceEntry()
         for doc in docs:
-            backend = self._backend_for(doc.lang)
+            # Cards embed their English head line whatever their language: MiniLM reads it best.
+            slot = "card" if doc.source == CARD_SOURCE else doc.lang
+            backend = self._backend_for(slot)
             for c in chunk_document(doc, counter, window=window):
                 fresh[c.chunk_id] = c
                 placement[c.chunk_id] = backend
-                entry.chunks.append((c.chunk_id, backend, doc.lang))
+                entry.chunks.append((c.chunk_id, backend, slot))
             entry.docs.append(f"{doc.doc_id}|{doc.lang}")
         return entry
 
@@ -310,7 +316,10 @@ class Indexer:
                 emb = self.backends[name]
                 for start in range(0, len(chunks), EMBED_BATCH):
                     batch = chunks[start:start + EMBED_BATCH]
-                    vectors = emb.embed_documents([c.embed_text for c in batch])
+                    # zh and en cards share one head line: embed each distinct text once
+                    unique = list(dict.fromkeys(c.embed_text for c in batch))
+                    by_text = dict(zip(unique, emb.embed_documents(unique)))
+                    vectors = np.stack([by_text[c.embed_text] for c in batch])
                     # written batch by batch: an interrupted run keeps what it finished
                     store.upsert(cols[name], [c.chunk_id for c in batch], vectors, [c.text for c in batch],
                                  [c.metadata() for c in batch])

@@ -57,7 +57,7 @@ def backends_for(settings) -> tuple[dict, dict[str, str]]:
         if minilm is None:
             minilm = _embedders[f"st:{model}"] = SentenceTransformerEmbedder(model or None)
         backends = {"minilm": minilm}
-        layout = {"en": "minilm", "zh": "minilm"}
+        layout = {"en": "minilm", "zh": "minilm", "card": "minilm"}
         if zh_dense(settings) == "e5":
             e5 = _embedders.get("e5")
             if e5 is None:

@@ -28,6 +28,7 @@ class Call:
     method: str  # e.g. "chat.postMessage", or "response_url"
     params: dict[str, Any]
     token: str | None
+    response: dict[str, Any] = field(default_factory=dict)  # what the fake answered
     at: float = field(default_factory=time.monotonic)
 
 
@@ -130,8 +131,9 @@ class FakeSlackAPI:
                     content_type = "text/plain"
                 else:
                     method = self.path.removeprefix("/api/").split("?")[0]
-                    api._record(Call(method, params, token))
-                    body = json.dumps(api._reply(method, params, token)).encode()
+                    reply = api._reply(method, params, token)
+                    api._record(Call(method, params, token, reply))
+                    body = json.dumps(reply).encode()
                     content_type = "application/json; charset=utf-8"
                 self.send_response(200)
                 self.send_header("Content-Type", content_type)

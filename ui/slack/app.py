@@ -60,8 +60,9 @@ class TokenCheck:
     rejected token (a transient network failure is retried on the next request).
     """
 
-    def __init__(self, client: WebClient):
+    def __init__(self, client: WebClient, token: str):
         self.client = client
+        self.token = token
         self.result: AuthorizeResult | None = None
         self.rejected: str | None = None
         self._lock = threading.Lock()
@@ -71,7 +72,7 @@ class TokenCheck:
             if self.result is not None or self.rejected is not None:
                 return self.result
             try:
-                response = self.client.auth_test()
+                response = self.client.auth_test(token=self.token)
             except SlackApiError as err:
                 code = err.response.get("error", "unknown_error")
                 if code in AUTH_ERRORS:
@@ -88,7 +89,7 @@ class TokenCheck:
                 log.error("Cannot reach the Slack Web API at %s (%s); check SLACK_API_URL / network.", self.client.base_url, err)
                 return None
             self.result = AuthorizeResult.from_auth_test_response(
-                auth_test_response=response, bot_token=self.client.token, user_token=None
+                auth_test_response=response, bot_token=self.token, user_token=None
             )
             return self.result
 
@@ -226,21 +227,37 @@ def create_app(
     `signing_secret` is required in HTTP mode (requests are verified with it,
     5-minute replay window); Socket Mode needs none.
     """
-    client = WebClient(token=bot_token, base_url=api_base_url(api_url))
-    check = TokenCheck(client)
+    # the app's client carries no token: each request gets one from `authorize` (Bolt's multi-team path)
+    client = WebClient(base_url=api_base_url(api_url))
+    check = TokenCheck(client, bot_token)
+
+    # Bolt injects listener arguments by parameter name, so it gets plain functions (not bound methods)
+    def authorize(enterprise_id, team_id, user_id):
+        return check.authorize(enterprise_id, team_id, user_id)
+
     app = App(
         client=client,
         signing_secret=signing_secret,
-        authorize=check.authorize,
+        authorize=authorize,
         request_verification_enabled=not socket_mode,
         user_facing_authorize_error_message=USER_FACING_AUTH_ERROR,
         process_before_response=False,  # ack first, work in Bolt's listener threads
         logger=logging.getLogger("gpu_advisor.slack.bolt"),
     )
     bot = SlackAdvisor(advisor_factory)
-    app.event("app_mention")(bot.on_mention)
-    app.event("message")(bot.on_message)
-    app.command(COMMAND)(bot.on_command)
+
+    @app.event("app_mention")
+    def on_mention(body, event, client):
+        bot.on_mention(body, event, client)
+
+    @app.event("message")
+    def on_message(body, event, client):
+        bot.on_message(body, event, client)
+
+    @app.command(COMMAND)
+    def on_command(ack, command, client, respond):
+        bot.on_command(ack, command, client, respond)
+
     app.advisor = bot  # for tests and embedding
     app.token_check = check
     return app

@@ -138,7 +138,8 @@ def _table(lines: list[str]) -> str:
     for line in lines:
         if _TABLE_SEP.match(line):
             continue
-        cells = [c.strip().replace("\\|", "|") for c in line.strip().strip("|").split("|")]
+        inner = re.sub(r"^\s*\||(?<!\\)\|\s*$", "", line)
+        cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", inner)]
         rows.append([re.sub(r"\*\*(.+?)\*\*", r"\1", c) for c in cells])
     if not rows:
         return ""

@@ -58,6 +58,7 @@ CSS = """
 #ga-header p {margin-top: 0; color: var(--body-text-color-subdued);}
 #ga-recommendation table {font-size: 0.85em;}
 #ga-recommendation td, #ga-recommendation th {padding: 4px 6px;}
+#ga-recommendation td:nth-child(n+4) {white-space: nowrap;}
 .ga-chart {display: block; margin: 8px 0 4px 0;}
 #ga-send {min-width: 90px;}
 """

@@ -1,0 +1,306 @@
+"""The web app's pure pieces: tool steps, sources, options table, charts, export, feedback, preferences.
+
+Fast tests on hand-built `Answer`s (the real model class); the server tests in
+test_web_app.py drive the same code through Gradio with the real Advisor.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import threading
+
+import pytest
+
+from assistant.answer import Answer, Citation, ToolCallRecord
+from ui.web import render
+from ui.web.charts import cost_chart, memory_chart
+from ui.web.export import export_filename, recommendation_markdown, write_export
+from ui.web.feedback import FeedbackLog, FeedbackRecord
+from ui.web.session import Preferences, Session, preference_clause
+
+
+def option(provider="aliyun", instance="gn7i", need=18.4, usable=22.2, hour=10.1, month=7373.0, **kw):
+    base = dict(
+        provider=provider, instance=instance, region="cn-beijing", china_mainland=True, gpu="A10", gpu_count=1, nodes=1,
+        per_gpu_gib=need, gpu_usable_gib=usable, headroom_gib=usable - need, price_per_hour=hour, monthly_cost=month,
+        job_cost=None, job_hours=None, currency="CNY", billing="on_demand", price_grade="official list price",
+        price_as_of="2025-11-01", price_source="https://example.test/prices", interconnect="pcie",
+        reasons=["cheapest option that fits"], warnings=[], total_gpus=1,
+    )
+    return {**base, **kw}
+
+
+def answer(options=None, language="en", budget=None, budget_currency=None, period="month", **kw) -> Answer:
+    options = [option()] if options is None else options
+    args = {"model": "qwen2.5-7b", "mode": "lora", "period": period}
+    if budget is not None:
+        args["budget"] = budget
+    if budget_currency:
+        args["budget_currency"] = budget_currency
+    calls = [
+        ToolCallRecord(name="estimate_vram", args={"model": "qwen2.5-7b"},
+                       result={"per_gpu_gib": 18.4, "gpus": 1, "mode": "lora", "precision": "bf16", "fits": {"A10": True, "T4": False}}),
+        ToolCallRecord(name="recommend_config", args=args, result={"options": options, "rejected": []}),
+    ]
+    return Answer(
+        answer=kw.pop("text", "**Rent aliyun/gn7i** [1]."),
+        language=language,
+        tool_calls=calls,
+        citations=[Citation(marker=1, doc_id="lora-guide", title="LoRA <b>memory</b>", section="Sizing", lang="en",
+                            text="LoRA freezes the base weights <script>alert(1)</script> and trains adapters.")],
+        recommendation=options[0] if options else None,
+        options=options,
+        timings={"tool:estimate_vram": 0.012, "total": 0.2},
+        **kw,
+    )
+
+
+# ---------------------------------------------------------------- tool steps
+
+
+@pytest.mark.parametrize(
+    "call, expected",
+    [
+        # VRAM: per-GPU figure, count, mode/precision, and which GPUs fit
+        (ToolCallRecord(name="estimate_vram", args={}, result={"per_gpu_gib": 18.4, "gpus": 2, "mode": "lora", "precision": "bf16",
+                                                                 "fits": {"A10": True, "T4": False}}),
+         "18.4 GiB per GPU × 2 (lora, bf16); fits A10"),
+        # a tool error is shown as such, not as a result
+        (ToolCallRecord(name="estimate_cost", args={}, result={"error": "Unknown instance 'p9'. Did you mean: p4d?"}),
+         "error: Unknown instance 'p9'. Did you mean: p4d?"),
+        # recommendation: counts and the top option's monthly cost (≥ 1000: no cents)
+        (ToolCallRecord(name="recommend_config", args={}, result={"options": [option()], "rejected": [{"x": 1}]}),
+         "1 option(s), 1 near-miss(es); top: aliyun/gn7i ¥7,373/month"),
+        # search: passage count and titles
+        (ToolCallRecord(name="search_guidance", args={}, result={"passages": [{"title": "Spot"}, {"title": "NVLink"}]}),
+         "2 passage(s): Spot; NVLink"),
+        # unknown tool shape: clipped JSON
+        (ToolCallRecord(name="mystery", args={}, result={"a": 1}), '{"a": 1}'),
+    ],
+)
+def test_tool_summary(call, expected):
+    assert render.tool_summary(call) == expected
+
+
+def test_tool_steps_are_collapsed_thoughts_with_duration_for_single_calls():
+    steps = render.tool_steps(answer())
+    assert [s["metadata"]["title"] for s in steps] == ["🔧 estimate_vram", "🔧 recommend_config"]
+    assert all(s["metadata"]["status"] == "done" for s in steps)
+    assert steps[0]["metadata"]["duration"] == 0.012  # timings['tool:estimate_vram']
+    assert "duration" not in steps[1]["metadata"]  # no timing recorded for it
+    assert '"model": "qwen2.5-7b"' in steps[0]["content"]
+
+
+def test_tool_detail_cannot_close_its_code_fence():
+    call = ToolCallRecord(name="search_guidance", args={"query": "```<script>"}, result={"passages": []})
+    detail = render.tool_detail(call)
+    assert detail.count("```") == 4  # two fences, each opened and closed by us
+
+
+# ---------------------------------------------------------------- sources & table
+
+
+def test_sources_step_escapes_titles_and_previews():
+    step = render.sources_step(answer())
+    assert step["metadata"]["title"] == "📚 Sources (1)"
+    assert "&lt;b&gt;memory&lt;/b&gt;" in step["content"]
+    assert "<script>" not in step["content"] and "&lt;script&gt;" in step["content"]
+    assert step["content"].startswith("**[1] LoRA")
+
+
+def test_options_table_rows_and_escaping():
+    opts = [option(), option(provider="evil|<img src=x onerror=alert(1)>", instance="x", hour=None, month=None)]
+    table = render.options_table(answer(opts))
+    lines = table.splitlines()
+    assert len(lines) == 2 + 2  # header, separator, two rows
+    header_cols = lines[0].count(" | ")
+    assert all(line.count(" | ") == header_cols for line in lines[2:])  # '|' in data is escaped
+    assert "<img" not in table and "\\|&lt;img" in table
+    assert "¥10.10" in lines[2] and "¥7,373" in lines[2]
+    assert "unknown" in lines[3]  # no price: unknown, never 0
+
+
+def test_compact_table_in_chinese_uses_chinese_headers():
+    table = render.options_table(answer(language="zh"), compact=True)
+    assert table.splitlines()[0].startswith("| # | 实例 | GPU | 每卡需要 / 可用 |")
+
+
+def test_panel_without_options_says_so():
+    assert "No recommendation yet" in render.recommendation_panel(None)
+    assert render.recommendation_panel(answer(options=[])).startswith("_No recommendation")
+
+
+def test_chunks_are_growing_prefixes_ending_with_the_whole_text():
+    text = "word " * 100 + "\n| a | b |\n|---|---|\n"
+    parts = render.chunks(text, size=50)
+    assert parts[-1] == text
+    assert all(text.startswith(p) for p in parts)
+    assert all(len(a) < len(b) for a, b in zip(parts, parts[1:]))
+
+
+# ---------------------------------------------------------------- charts
+
+
+def test_memory_chart_bars_are_proportional():
+    svg = memory_chart([option(need=20, usable=80), option(instance="b", need=40, usable=40)])
+    widths = [float(w) for w in re.findall(r'<rect x="220" y="\d+" width="([\d.]+)"', svg)]
+    # plot width 640-220-150 = 270 px; scale max = 80 GiB
+    assert widths == [270.0, 67.5, 135.0, 135.0]  # usable 80, need 20, usable 40, need 40
+    assert "20 / 80 GiB" in svg and "<title>Memory per GPU: needed vs usable</title>" in svg
+
+
+def test_cost_chart_budget_line_and_colours():
+    svg = cost_chart([option(month=5000), option(instance="b", month=9000)], budget=8000, budget_currency="CNY")
+    assert 'stroke-dasharray' in svg and "budget ¥8,000" in svg
+    assert svg.count('fill="#16a34a"') == 1 and svg.count('fill="#dc2626"') == 1  # one under, one over budget
+
+
+def test_cost_chart_budget_in_other_currency_is_not_drawn_as_a_line():
+    svg = cost_chart([option(month=5000)], budget=800, budget_currency="USD")
+    assert "stroke-dasharray" not in svg and "budget is in USD" in svg
+
+
+def test_cost_chart_unknown_price_and_escaped_labels():
+    svg = cost_chart([option(provider="<script>", month=None)])
+    assert "price unknown" in svg and "<script>" not in svg and "&lt;script&gt;" in svg
+
+
+def test_charts_follow_the_answer_period():
+    svg = cost_chart([option(hour=10.5)], period="hour")
+    assert "Cost per hour" in svg and "¥10.50" in svg
+
+
+# ---------------------------------------------------------------- export
+
+
+def test_export_markdown_contains_question_table_reasons_and_sources():
+    md = recommendation_markdown(answer(), "Which GPU for Qwen2.5-7B?", now=dt.datetime(2026, 1, 2, tzinfo=dt.timezone.utc))
+    assert md.startswith("# GPU Advisor recommendation\n")
+    assert "_Generated: 2026-01-02T00:00:00+00:00 · brain: offline_" in md
+    assert "> Which GPU for Qwen2.5-7B?" in md
+    assert "**aliyun/gn7i** (cn-beijing): 1× A10" in md
+    assert "18.4 GiB needed of 22.2 GiB usable (headroom 3.8 GiB)" in md
+    assert "price source: https://example.test/prices" in md
+    assert "| # | Provider | Instance |" in md
+    assert "[1] LoRA" in md
+
+
+def test_export_file_name_is_safe(tmp_path):
+    a = answer([option(provider="../../etc", instance="p4d 24x/large")])
+    assert export_filename(a) == "gpu-advisor-..-..-etc-p4d-24x-large.md"
+    path = write_export(a, "q", tmp_path / "s1")
+    assert path.parent == tmp_path / "s1" and path.read_text(encoding="utf-8").startswith("# GPU Advisor")
+
+
+# ---------------------------------------------------------------- feedback
+
+
+def test_feedback_lines_from_many_threads_stay_whole(tmp_path):
+    log = FeedbackLog(tmp_path / "deep" / "feedback.jsonl")
+
+    def write(n):
+        for i in range(50):
+            log.append(FeedbackRecord(session=f"s{n}", rating="up", comment="好" * 500, message_index=i))
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    lines = (tmp_path / "deep" / "feedback.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 200
+    assert all(json.loads(line)["comment"] == "好" * 500 for line in lines)
+
+
+def test_feedback_record_rejects_unknown_fields_and_bad_ratings():
+    with pytest.raises(ValueError, match="rating"):
+        FeedbackRecord(session="s", rating="meh")
+    with pytest.raises(ValueError, match="Extra inputs"):
+        FeedbackRecord(session="s", stars=5)
+
+
+# ---------------------------------------------------------------- preferences
+
+
+@pytest.mark.parametrize(
+    "text, prefs, conveyed, clause",
+    [
+        # nothing changed from a fresh conversation: no clause
+        ("Which GPU for Llama-3-8B?", {}, {}, ""),
+        # all three set, English question
+        ("Which GPU for Llama-3-8B?", {"currency": "CNY", "region": "cn", "billing": "spot"}, {},
+         " (preferences: CNY, China mainland, spot)"),
+        # Chinese question: Chinese words the fact reader knows
+        ("租什么卡微调 Qwen2.5-7B？", {"currency": "USD", "region": "intl", "billing": "monthly"}, {},
+         "（偏好：美元，海外，包月）"),
+        # the question already names a currency: the user's words win, no currency in the clause
+        ("Cost in USD for Llama-3-8B?", {"currency": "CNY", "billing": "spot"}, {}, " (preferences: spot)"),
+        # already conveyed earlier in this conversation: not repeated
+        ("and with QLoRA?", {"currency": "CNY"}, {"currency": "CNY"}, ""),
+        # back to 'any region' after cn: said explicitly so it overrides the earlier turn
+        ("and now?", {"region": "any"}, {"region": "cn"}, " (preferences: any region)"),
+    ],
+)
+def test_preference_clause(text, prefs, conveyed, clause):
+    base = {"currency": "auto", "region": "any", "billing": "auto"}
+    got, after = preference_clause(text, Preferences(**prefs), {**base, **conveyed})
+    assert got == clause
+    assert {k: after[k] for k in base} == {**base, **prefs}
+
+
+def test_preference_clause_words_are_understood_by_the_advisor():
+    """The clause must mean the same thing to the advisor's fact reader (assistant.understanding)."""
+    from assistant.understanding import BILLING_WORDS, CURRENCY_WORDS, REGION_WORDS
+
+    def first(text, table):
+        low = text.lower()
+        for value, words in table:
+            if any(re.search(w, low) for w in words):
+                return value.value
+        return None
+
+    base = {"currency": "auto", "region": "any", "billing": "auto"}
+    for q in ("Which GPU?", "租什么卡？"):
+        for cur, reg, bill in (("CNY", "cn", "spot"), ("USD", "intl", "yearly"), ("CNY", "any", "monthly"), ("USD", "cn", "on_demand")):
+            clause, _ = preference_clause(q, Preferences(currency=cur, region=reg, billing=bill), dict(base, region="x"))
+            assert first(clause, CURRENCY_WORDS) == cur, clause
+            assert first(clause, REGION_WORDS) == reg, clause
+            assert first(clause, BILLING_WORDS) == bill, clause
+
+
+class _RecordingAdvisor:
+    """Stands in for Advisor at the factory seam: records what it was asked."""
+
+    def __init__(self, brain):
+        self.brain, self.history, self.asked = brain, [], []
+
+    def ask(self, text):
+        self.asked.append(text)
+        self.history.append(text)
+        return answer(text=f"{self.brain}: {text}")
+
+    def reset(self):
+        self.history.clear()
+
+
+def test_session_sends_the_clause_once_and_keeps_history_across_brain_switch():
+    made = []
+
+    def factory(brain):
+        made.append(_RecordingAdvisor(brain))
+        return made[-1]
+
+    s = Session(factory, Preferences())
+    s.ask("Which GPU for Llama-3-8B?")
+    s.prefs = Preferences(currency="CNY")
+    s.ask("and the price?")
+    s.ask("and monthly?")
+    assert made[0].asked == ["Which GPU for Llama-3-8B?", "and the price? (preferences: CNY)", "and monthly?"]
+    s.prefs = Preferences(brain="deepseek:deepseek-chat", currency="CNY")
+    s.ask("again")
+    assert len(made) == 2 and made[1].brain == "deepseek:deepseek-chat"
+    assert made[1].history[:3] == made[0].history  # the conversation continues on the new brain
+    s.reset()
+    assert made[1].history == [] and s.last_answer is None
