@@ -112,7 +112,7 @@ class Advisor:
             answer_text, cited = _number_citations(answer_text, passages)
         user_texts = [_text(m) for m in messages if isinstance(m, HumanMessage)]
         records = [ToolCallRecord(name=o.name, args=o.args, result=o.result) for o in outcomes]
-        evidence = Evidence.from_tool_calls(records, passages=[(p["doc_id"], p["text"]) for p in passages])
+        evidence = Evidence.from_tool_calls(records, passages=[(p["doc_id"], f"{p['title']}\n{p['section']}\n{p['text']}") for p in passages])
         claims = verify_numbers(answer_text, evidence, user_texts)
         if llm is not None and brain_label == self.brain_spec and any(c.backed_by is None for c in claims):
             answer_text, claims = self._regenerate(llm, messages, new, answer_text, evidence, user_texts, passages)
@@ -202,7 +202,8 @@ def _failure_reason(err: Exception) -> str:
         return "LLM rate limited"
     if "GraphRecursion" in name:
         return "LLM looped over tools without answering"
-    if "InternalServer" in name or "APIStatus" in name:
+    status = getattr(err, "status_code", None) or getattr(getattr(err, "response", None), "status_code", None)
+    if "InternalServer" in name or "APIStatus" in name or (isinstance(status, int) and status >= 500) or "500" in text:
         return f"LLM server error ({text})"
     if "Connection" in name:
         return "LLM unreachable"

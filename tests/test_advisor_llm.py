@@ -53,7 +53,7 @@ def test_invented_number_is_caught_regenerated_then_flagged():
         answer = advisor_for(llm).ask("Tell me about the H100")
         regeneration = llm.requests[-1]["messages"][-1]["content"]
     assert "1,234" in regeneration and "Rewrite" in regeneration
-    assert [n.text for n in answer.unbacked] == ["$1,234"]
+    assert [(n.value, n.unit) for n in answer.unbacked] == [(1234.0, "USD")]
     assert "Unverified figures" in answer.answer
 
 

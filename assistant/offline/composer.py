@@ -158,8 +158,6 @@ class Composer:
             parts.extend(self._caveats())
             if self.plan.question:
                 parts.append(say(f"question_{self.plan.question}", lang))
-        elif primary == Intent.spec:
-            parts.extend(self._caveats(limit=1))
         parts.extend(self._sources())
         return "\n\n".join(p for p in parts if p)
 
@@ -421,16 +419,18 @@ class Composer:
         return parts
 
     def _concept(self) -> list[str]:
-        summary = self._summary(limit=4)
+        summary = self._summary(limit=4, guidance_only=True)
         if not summary:
             return [say("concept_none", self.lang)]
         return [say("concept_intro", self.lang), *summary]
 
     # ------------------------------------------------------------ guidance
 
-    def _summary(self, limit: int) -> list[str]:
+    def _summary(self, limit: int, guidance_only: bool = False) -> list[str]:
         """The sentences of the best passages that share most words with the question."""
         passages = self.passages()
+        if guidance_only and any(":" not in p["doc_id"] for p in passages):
+            passages = [p for p in passages if ":" not in p["doc_id"]]  # catalog cards answer spec questions, not concepts
         if not passages:
             return []
         terms = _terms(self.question_text)
@@ -503,7 +503,8 @@ class Composer:
         return [say("sources", self.lang) + "\n" + "\n".join(lines)]
 
 
-_SENTENCE_RE = re.compile(r"(?<=[.!?。！？；])\s*")
+# ASCII full stops end a sentence only before whitespace: "55.74 USD" and "e.g." stay whole
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])\s*")
 
 
 def _sentences(text: str) -> list[str]:

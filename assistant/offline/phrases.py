@@ -100,8 +100,8 @@ P: dict[str, dict[str, str]] = {
         "zh": "我不能更改规则，也不能透露系统指令或密钥。",
     },
     "negative": {
-        "en": "“{value}” is not a valid size: sizes, counts and budgets must be positive numbers. Please restate it, e.g. “a 13B model on 2 GPUs”.",
-        "zh": "“{value}”不是有效的数值：规模、数量和预算都必须是正数。请重新描述，例如“13B 模型，2 张卡”。",
+        "en": "“{value}” is not a valid size: sizes, counts and budgets must be positive numbers. Please restate it with a positive size, or name the model.",
+        "zh": "“{value}”不是有效的数值：规模、数量和预算都必须是正数。请用正数重新描述，或直接给出模型名称。",
     },
     "unknown_model": {
         "en": "I don't know the model “{name}”.{suggest} You can also give its parameter count (e.g. “a 13B model”) and I'll assume a standard decoder shape.",

@@ -22,6 +22,7 @@ TokenCounter = Callable[[str], int]  # word pieces, without special tokens
 SPECIAL_TOKENS = 2  # [CLS] and [SEP]
 DEFAULT_WINDOW = 256
 DEFAULT_OVERLAP = 32
+CHUNK_FORMAT = 1  # part of every chunk hash: bump when chunk metadata changes meaning, and all are re-embedded
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -181,8 +182,8 @@ def chunk_document(
             head_tokens = count(head) + 1
         budget = window - SPECIAL_TOKENS - head_tokens
         for text in pack(section.body, budget, count, overlap_tokens):
-            digest = content_hash(doc.doc_id, doc.title, section_path, doc.lang, doc.source, doc.topics, text,
-                                  doc.dense_text)
+            digest = content_hash(CHUNK_FORMAT, doc.doc_id, doc.title, section_path, doc.lang, doc.source,
+                                  doc.topics, text, doc.dense_text)
             if digest in seen:  # the same paragraph twice in one document
                 digest = content_hash(digest, len(chunks))
             seen.add(digest)

@@ -40,7 +40,7 @@ from knowledge.index.manifest import (
     write_manifest,
     write_paths,
 )
-from tools.errors import InputError
+from tools.errors import ConfigError, InputError
 
 Notify = Callable[[str], None]
 PROGRESS_MIN_CHUNKS = 24  # below this a progress bar is noise
@@ -78,12 +78,15 @@ class BuildReport:
         )
 
 
+BUILTIN_PREFIX = "knowledge/docs/"
+
+
 @dataclass
 class _Source:
     key: str
-    path: Path | None  # None for generated cards
+    path: Path
     default_id: str = ""
-    docs: list[SourceDoc] | None = None  # pre-built (cards)
+    display: str = ""  # the passage's `source`; machine-independent for built-in docs
 
 
 def _builtin_sources(docs_dir: Path | None) -> list[_Source]:
@@ -94,7 +97,9 @@ def _builtin_sources(docs_dir: Path | None) -> list[_Source]:
     for path in sorted(root.rglob("*")):
         if path.is_file() and supported(path) and not path.name.startswith((".", "_")) and path.name.lower() != "readme.md":
             stem = _LANG_SUFFIX.sub("", path.stem)
-            out.append(_Source(f"builtin:{path.relative_to(root).as_posix()}", path, stem))
+            rel = path.relative_to(root).as_posix()
+            # Same source string (so same chunk ids) on every machine: a shared server holds one copy.
+            out.append(_Source(f"builtin:{rel}", path, stem, display=BUILTIN_PREFIX + rel))
     return out
 
 
@@ -116,7 +121,7 @@ def _user_sources(paths: Iterable[str], report: BuildReport) -> list[_Source]:
                     report.warnings.append(f"skipped {path}: unsupported file type '{path.suffix}' (use .md, .txt, .html or .pdf)")
                 continue
             key = str(path.resolve())
-            out.setdefault(key, _Source(key, path, user_doc_id(path, root)))
+            out.setdefault(key, _Source(key, path, user_doc_id(path, root), display=key))
     return list(out.values())
 
 
@@ -147,47 +152,53 @@ class Indexer:
 
     # ------------------------------------------------------------------ open
     def _open(self, report: BuildReport, rebuild: bool):
-        index_dir = Path(self.settings.index_dir)
+        """Client, collections, manifest and the ids each collection holds; a damaged local store is rebuilt."""
         try:
-            client = store.open_client(self.settings)
+            return self._open_once(report, rebuild)
         except store.IndexCorrupt as err:
-            self._say(report, f"index at {index_dir} is damaged ({err}); rebuilding it")
+            if store.server_mode(self.settings):
+                raise ConfigError(f"the Chroma server's collections are unreadable ({err}); "
+                                  "ask its operator, or unset GPU_ADVISOR_CHROMA_HOST") from None
+            self._say(report, f"index at {self.settings.index_dir} is damaged ({err}); rebuilding it")
             store.wipe_local(self.settings)
-            (index_dir / "manifest.json").unlink(missing_ok=True)
+            (Path(self.settings.index_dir) / "manifest.json").unlink(missing_ok=True)
             report.rebuilt = True
-            client = store.open_client(self.settings)
+            return self._open_once(report, rebuild=True)
+
+    def _open_once(self, report: BuildReport, rebuild: bool):
+        index_dir = Path(self.settings.index_dir)
+        client = store.open_client(self.settings)
         try:
             manifest = read_manifest(index_dir)
         except ManifestError as err:
-            self._say(report, f"{err}; rebuilding the index")
+            # Chunk ids are content hashes, so re-reading every source finds which
+            # stored vectors are still valid: nothing valid is re-embedded.
+            self._say(report, f"{err}; rebuilding the index from its sources")
             manifest = None
-            rebuild = True
             report.rebuilt = True
-        if manifest is None and not rebuild:
-            # No manifest but collections exist (e.g. manifest deleted): they cannot be trusted.
-            rebuild = any(store.collection(client, b, create=False) is not None for b in self.backends)
-            if rebuild:
-                self._say(report, "index manifest missing; rebuilding the index")
-                report.rebuilt = True
         fingerprints = {name: emb.fingerprint for name, emb in self.backends.items()}
-        for name in self.backends:
-            old = manifest.backends.get(name) if manifest else None
-            if rebuild or (old is not None and old != fingerprints[name]):
-                if old is not None and old != fingerprints[name]:
-                    self._say(report, f"embedding model changed ({old} -> {fingerprints[name]}); re-embedding")
+        cols = {}
+        for name, emb in self.backends.items():
+            col = store.collection(client, name, create=False)
+            stored = store.fingerprint(col) if col is not None else None
+            if col is not None and (rebuild or stored != fingerprints[name]):
+                if not rebuild:
+                    self._say(report, f"embedding model changed ({stored or 'unknown'} -> {fingerprints[name]}); "
+                                      "re-embedding")
                     report.rebuilt = True
                 store.drop(client, name)
+            cols[name] = store.collection(client, name, fingerprint=fingerprints[name])
         if rebuild:
+            report.rebuilt = True
             manifest = None
         for name in (manifest.backends if manifest else {}):
-            if name not in self.backends:  # a backend switched off: its collection goes
+            if name not in self.backends:  # a backend switched off (e.g. GPU_ADVISOR_ZH_DENSE=minilm)
                 store.drop(client, name)
-        cols = {name: store.collection(client, name) for name in self.backends}
         manifest = manifest or Manifest()
         manifest.backends = fingerprints
-        if manifest.languages != self.layout:
-            manifest.languages = dict(self.layout)
-        return client, cols, manifest
+        manifest.languages = dict(self.layout)
+        present = {name: store.all_ids(col) for name, col in cols.items()}
+        return client, cols, manifest, present
 
     def _say(self, report: BuildReport, message: str) -> None:
         report.notices.append(message)
@@ -200,8 +211,7 @@ class Indexer:
     def run(self, user_paths: Sequence[str], rebuild: bool = False) -> BuildReport:
         started = time.perf_counter()
         report = BuildReport(location=store.describe(self.settings))
-        client, cols, manifest = self._open(report, rebuild)
-        present = {name: store.all_ids(col) for name, col in cols.items()}
+        client, cols, manifest, present = self._open(report, rebuild)
 
         sources = _builtin_sources(self.docs_dir) + _user_sources(user_paths, report)
         desired: dict[str, SourceEntry] = {}
@@ -222,6 +232,8 @@ class Indexer:
             except SkipFile as err:
                 report.warnings.append(str(err))
                 continue
+            if src.display:
+                doc.source = src.display
             report.files_read += 1
             entry = self._chunk([doc], fresh, placement)
             entry.mtime_ns, entry.size = stat
@@ -241,6 +253,9 @@ class Indexer:
         for chunks in to_embed.values():  # twins (same head line) land in one batch
             chunks.sort(key=lambda c: (c.embed_text, c.chunk_id))
         stale = {name: present[name] - {c for c, b in placement.items() if b == name} for name in cols}
+        if store.server_mode(self.settings):
+            owned = set(manifest.sources) | set(desired)
+            stale = {name: self._owned(cols[name], ids, owned) for name, ids in stale.items()}
 
         for name, ids in stale.items():
             if ids:
@@ -258,6 +273,20 @@ class Indexer:
         report.documents = len({d for e in desired.values() for d in e.docs})
         report.seconds = time.perf_counter() - started
         return report
+
+    @staticmethod
+    def _owned(col, ids: set[str], owned_sources: set[str]) -> set[str]:
+        """On a shared server, delete only chunks of built-in docs, cards and this machine's own files:
+        a colleague's indexed folder is theirs to remove."""
+        if not ids:
+            return ids
+        got = col.get(ids=sorted(ids), include=["metadatas"])
+        keep_out = set()
+        for cid, meta in zip(got["ids"], got["metadatas"] or []):
+            source = (meta or {}).get("source", "")
+            if not (source == CARD_SOURCE or source.startswith(BUILTIN_PREFIX) or source in owned_sources):
+                keep_out.add(cid)
+        return ids - keep_out
 
     def _reusable(self, entry: SourceEntry, present: dict[str, set[str]]) -> bool:
         """An unchanged source is skipped only if its chunks are all where the current layout puts them."""

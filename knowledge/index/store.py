@@ -80,20 +80,25 @@ def wipe_local(settings) -> None:
         pass
 
 
-def collection(client, backend: str, create: bool = True):
+def collection(client, backend: str, create: bool = True, fingerprint: str | None = None):
+    """The backend's collection; created (cosine space, tagged with the model fingerprint) when asked."""
     name = COLLECTION_PREFIX + backend
     try:
         if create:
+            metadata = {"embedding_model": fingerprint} if fingerprint else None
             return client.get_or_create_collection(
-                name, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
+                name, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}, metadata=metadata
             )
         return client.get_collection(name, embedding_function=None)
-    except ConfigError:
-        raise
     except Exception as err:
         if not create and err.__class__.__name__ in ("NotFoundError", "InvalidCollectionException", "ValueError"):
             return None
         raise IndexCorrupt(f"collection {name}: {err.__class__.__name__}: {str(err)[:200]}") from None
+
+
+def fingerprint(col) -> str | None:
+    """The embedding model a collection's vectors came from (None for one made elsewhere)."""
+    return (col.metadata or {}).get("embedding_model")
 
 
 def drop(client, backend: str) -> None:
@@ -104,7 +109,12 @@ def drop(client, backend: str) -> None:
 
 
 def all_ids(col) -> set[str]:
-    return set(col.get(include=[])["ids"]) if col is not None else set()
+    if col is None:
+        return set()
+    try:
+        return set(col.get(include=[])["ids"])
+    except Exception as err:  # a damaged segment shows up on first read
+        raise IndexCorrupt(f"{col.name}: {err.__class__.__name__}: {str(err)[:200]}") from None
 
 
 def load_records(col) -> tuple[list[str], list[str], list[dict[str, Any]]]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any, Callable
 
 from slack_bolt import App
@@ -32,6 +33,7 @@ from ui.slack.threads import ThreadStore
 log = logging.getLogger("gpu_advisor.slack")
 
 COMMAND = "/gpu-advisor"
+WORKERS = 8  # answers computed at once; more wait in the pool (Bolt's own 5 listener threads stay free to ack)
 DEFAULT_API_URL = "https://slack.com/api/"
 AUTH_ERRORS = {"invalid_auth", "not_authed", "token_revoked", "token_expired", "account_inactive", "no_permission"}
 CHANNEL_ERRORS = {"not_in_channel", "channel_not_found", "is_archived"}
@@ -97,9 +99,21 @@ class TokenCheck:
 class SlackAdvisor:
     """The listeners' logic, kept apart from Bolt's registration so each step is readable."""
 
-    def __init__(self, advisor_factory: AdvisorFactory, deduper: Deduper | None = None, threads: ThreadStore | None = None):
+    def __init__(self, advisor_factory: AdvisorFactory, deduper: Deduper | None = None, threads: ThreadStore | None = None,
+                 executor: Executor | None = None):
         self.threads = threads or ThreadStore(advisor_factory)
         self.deduper = deduper or Deduper()
+        # the slow part runs here, not in Bolt's small listener pool, so a burst of questions never delays an ack
+        self.executor = executor or ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="gpu-advisor-slack")
+
+    def _submit(self, fn: Callable, *args: Any) -> None:
+        def run() -> None:
+            try:
+                fn(*args)
+            except Exception:  # a bug in posting must not vanish inside the pool
+                log.exception("Slack handler failed")
+
+        self.executor.submit(run)
 
     # ------------------------------------------------------------ events
 
@@ -117,6 +131,9 @@ class SlackAdvisor:
         if not self.deduper.first_time(event_keys(body, event)):
             log.info("duplicate delivery of %s ignored", body.get("event_id"))
             return
+        self._submit(self._answer_new_event, event, client)
+
+    def _answer_new_event(self, event: dict[str, Any], client: WebClient) -> None:
         channel = event["channel"]
         thread_ts = event.get("thread_ts") or event["ts"]
         question = clean_question(event.get("text", ""))
@@ -133,6 +150,9 @@ class SlackAdvisor:
             ack(text=bk.help_text())
             return
         ack()
+        self._submit(self._answer_command, question, command, client, respond)
+
+    def _answer_command(self, question: str, command: dict[str, Any], client: WebClient, respond: Callable) -> None:
         channel, user = command["channel_id"], command.get("user_id", "")
         lang = language_of(question)
         asked = bk.text_for(lang)["asked"].format(user=bk.escape(user), question=bk.escape(question[:500]))

@@ -58,7 +58,11 @@ CSS = """
 #ga-header p {margin-top: 0; color: var(--body-text-color-subdued);}
 #ga-recommendation table {font-size: 0.85em;}
 #ga-recommendation td, #ga-recommendation th {padding: 4px 6px;}
-#ga-recommendation td:nth-child(n+4) {white-space: nowrap;}
+#ga-recommendation td:nth-child(n+3) {white-space: nowrap;}
+#ga-recommendation td:nth-child(2) {word-break: break-all; min-width: 8em;}
+#ga-chat table {display: block; overflow-x: auto; font-size: 0.9em;}
+#ga-chat td, #ga-chat th {word-break: normal; overflow-wrap: normal; min-width: 3.5em; padding: 4px 8px;}
+#ga-chat td:nth-child(-n+6) {white-space: nowrap;}
 .ga-chart {display: block; margin: 8px 0 4px 0;}
 #ga-send {min-width: 90px;}
 """
@@ -201,8 +205,9 @@ class WebApp:
             return render.recommendation_panel(answer), ""
         args = render.recommend_args(answer)
         budget_currency = args.get("budget_currency") or args.get("currency")
-        charts = memory_chart(answer.options, answer.language) + cost_chart(
-            answer.options,
+        shown = answer.options[: render.PANEL_ROWS]
+        charts = memory_chart(shown, answer.language) + cost_chart(
+            shown,
             period=render.cost_period(answer),
             budget=args.get("budget"),
             budget_currency=budget_currency,
@@ -299,8 +304,10 @@ class WebApp:
                 recommendation=top_option_ref(answer.recommendation) if answer else None,
             )
         )
-        thanks = {"up": "Thanks for the 👍 — saved.", "down": "Thanks for the 👎 — saved. A comment helps us fix it."}
-        return thanks.get(rating, "Feedback removed."), session
+        thanks = {"up": "Thanks for the 👍 — saved.", "down": "Thanks for the 👎 — saved. A comment (Feedback, right) helps us fix it."}
+        note = thanks.get(rating, "Feedback removed.")
+        gr.Info(note, duration=4)  # the Feedback panel may be folded: say it where the user is looking
+        return note, session
 
 
 def build_app(
@@ -323,8 +330,8 @@ def build_app(
                     elem_id="ga-chat",
                     label="Conversation",
                     show_label=False,
-                    height=620,
-                    layout="bubble",
+                    height=640,
+                    layout="panel",
                     placeholder=PLACEHOLDER,
                     sanitize_html=True,
                     allow_tags=False,
@@ -405,6 +412,8 @@ def build_app(
             api_name="reset",
             api_description="Start a new conversation in this session.",
         )
+        # the chat's own 🗑 button: what the user no longer sees, the advisor must not remember
+        chatbot.clear(web.reset, inputs=[session], outputs=[chatbot, session, rec, charts, export_file], api_visibility="private")
         export_btn.click(
             web.export,
             inputs=[session],

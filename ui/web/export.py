@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from assistant.answer import Answer
-from ui.web.render import citation_line, gpu_text, labels, money, num, options_table
+from ui.web.render import citation_line, gpu_text, money, num, options_table
 
 TITLES = {
     "en": ("GPU Advisor recommendation", "Question", "Answer", "Options", "Top option", "Sources", "Generated"),

@@ -15,6 +15,7 @@ from typing import Any
 
 from assistant.answer import Answer, Citation, ToolCallRecord
 
+PANEL_ROWS = 6  # options shown in the side panel and charts; the export and the answer list them all
 PREVIEW_CHARS = 280  # passage preview under a citation: enough to judge relevance
 DETAIL_JSON_CHARS = 1500  # a tool result inside its collapsible step; the full JSON is in `--json`
 
@@ -26,6 +27,7 @@ LABELS = {
         "gpu": "GPUs",
         "region": "Region",
         "memory": "Need / usable per GPU",
+        "memory_short": "Need/usable GiB",
         "hour": "Per hour",
         "month": "Per month",
         "job": "Whole job",
@@ -33,9 +35,11 @@ LABELS = {
         "as_of": "Price as of",
         "sources": "Sources",
         "tool": "Tool",
+        "steps": "{n} tool call(s)",
         "arguments": "Arguments",
         "result": "Result",
         "no_options": "No recommendation yet: ask which server to rent for a model.",
+        "more": "{n} more in the answer and the export",
     },
     "zh": {
         "rank": "#",
@@ -44,6 +48,7 @@ LABELS = {
         "gpu": "GPU",
         "region": "地域",
         "memory": "每卡需要 / 可用",
+        "memory_short": "需要/可用 GiB",
         "hour": "每小时",
         "month": "每月",
         "job": "整个任务",
@@ -51,9 +56,11 @@ LABELS = {
         "as_of": "价格日期",
         "sources": "参考资料",
         "tool": "工具",
+        "steps": "{n} 次工具调用",
         "arguments": "参数",
         "result": "结果",
         "no_options": "还没有推荐：问一下某个模型该租什么服务器。",
+        "more": "另有 {n} 个见回答和导出文件",
     },
 }
 
@@ -150,12 +157,24 @@ def tool_detail(call: ToolCallRecord, language: str = "en") -> str:
 
 
 def tool_steps(answer: Answer) -> list[dict[str, Any]]:
-    """One collapsed chat message per tool call (Gradio 'thought' messages)."""
-    steps = []
-    for call in answer.tool_calls:
-        metadata: dict[str, Any] = {"title": f"🔧 {call.name}", "log": tool_summary(call), "status": "done"}
+    """The tool calls as Gradio 'thought' messages: one folded parent, one child per call.
+
+    Nesting keeps the chat to one block (and one set of message buttons) for
+    all the steps; each child opens to its arguments and result.
+    """
+    if not answer.tool_calls:
+        return []
+    lab = labels(answer.language)
+    names = [c.name for c in answer.tool_calls]
+    log = ", ".join(f"{n} ×{names.count(n)}" if names.count(n) > 1 else n for n in dict.fromkeys(names))
+    parent: dict[str, Any] = {"title": f"🔧 {lab['steps'].format(n=len(names))}", "id": "tools", "log": log, "status": "done"}
+    steps = [{"role": "assistant", "content": "", "metadata": parent}]
+    for i, call in enumerate(answer.tool_calls):
+        metadata: dict[str, Any] = {
+            "title": f"🔧 {call.name}", "log": tool_summary(call), "status": "done", "id": f"tool-{i}", "parent_id": "tools",
+        }
         seconds = answer.timings.get(f"tool:{call.name}")
-        if seconds is not None and sum(1 for c in answer.tool_calls if c.name == call.name) == 1:
+        if seconds is not None and names.count(call.name) == 1:
             metadata["duration"] = round(seconds, 3)
         steps.append({"role": "assistant", "content": tool_detail(call, answer.language), "metadata": metadata})
     return steps
@@ -235,29 +254,30 @@ def gpu_text(option: dict[str, Any]) -> str:
 def options_table(answer: Answer, compact: bool = False) -> str:
     """The ranked options as a Markdown table (empty string when there are none).
 
-    `compact` is the side panel's narrow version: provider and region fold into
-    the instance cell, and only the cost columns that matter are kept.
+    `compact` is the side panel's narrow version: the first PANEL_ROWS options,
+    provider folded into the instance cell, region and billing left to the
+    caption, and only the cost columns that matter.
     """
     if not answer.options:
         return ""
+    options = answer.options[:PANEL_ROWS] if compact else answer.options
     lab = labels(answer.language)
     period = cost_period(answer)
     if compact:
-        cost_cols = ["hour", period] if period != "hour" else ["hour"]
-        headers = [lab["rank"], lab["instance"], lab["gpu"], lab["memory"], *[lab[c] for c in cost_cols], lab["as_of"]]
+        cost_cols = [period]
+        headers = [lab["rank"], lab["instance"], lab["gpu"], lab["memory_short"], *[lab[c] for c in cost_cols], lab["as_of"]]
     else:
         cost_cols = ["hour", "month"] + (["job"] if period == "job" else [])
         headers = [lab["rank"], lab["provider"], lab["instance"], lab["gpu"], lab["region"], lab["memory"]]
         headers += [lab[c] for c in cost_cols] + [lab["billing"], lab["as_of"]]
     rows = []
-    for n, o in enumerate(answer.options, 1):
+    for n, o in enumerate(options, 1):
         cur = o.get("currency")
         costs = [money(option_cost(o, c), cur) for c in cost_cols]
-        memory = f"{num(o.get('per_gpu_gib'))} / {num(o.get('gpu_usable_gib'))} GiB"
+        memory = f"{num(o.get('per_gpu_gib'))} / {num(o.get('gpu_usable_gib'))}" + ("" if compact else " GiB")
         as_of = cell(o.get("price_as_of") or "date unknown")
         if compact:
-            where = f"{o.get('provider')} · {o.get('instance')} ({o.get('region')}, {o.get('billing')})"
-            rows.append([str(n), cell(where), cell(gpu_text(o)), memory, *costs, as_of])
+            rows.append([str(n), cell(f"{o.get('provider')} · {o.get('instance')}"), cell(gpu_text(o)), memory, *costs, as_of])
         else:
             rows.append([
                 str(n), cell(o.get("provider")), cell(o.get("instance")), cell(gpu_text(o)), cell(o.get("region")),
@@ -273,7 +293,7 @@ def recommendation_panel(answer: Answer | None) -> str:
     if answer is None or not answer.options:
         lang = answer.language if answer else "en"
         return f"_{labels(lang)['no_options']}_"
-    parts = [options_table(answer, compact=True)]
+    parts = [options_table(answer, compact=True), _caption(answer)]
     top = answer.recommendation or answer.options[0]
     reasons = [cell(r) for r in (top.get("reasons") or [])][:4]
     warnings = [cell(w) for w in (top.get("warnings") or [])][:3]
@@ -282,6 +302,18 @@ def recommendation_panel(answer: Answer | None) -> str:
     if warnings:
         parts.append("\n".join(f"- ⚠ {w}" for w in warnings))
     return "\n\n".join(parts)
+
+
+def _caption(answer: Answer) -> str:
+    lab = labels(answer.language)
+    shown = answer.options[:PANEL_ROWS]
+    billing = ", ".join(sorted({str(o.get("billing")) for o in shown}))
+    regions = ", ".join(dict.fromkeys(str(o.get("region")) for o in shown))
+    text = f"{lab['billing']}: {cell(billing)} · {lab['region']}: {cell(regions)}"
+    more = len(answer.options) - len(shown)
+    if more > 0:
+        text += " · " + lab["more"].format(n=more)
+    return f"<sub>{text}</sub>"
 
 
 # ---------------------------------------------------------------- streaming
