@@ -144,7 +144,9 @@ class ToolBox:
     # each method takes validated args and returns a JSON-able dict
 
     def search_guidance(self, args: SearchArgs) -> dict[str, Any]:
-        result = self.res.retriever.search(args.query, k=args.k, lang=args.lang)
+        # one search at a time: the first one may build the index, and a query takes milliseconds
+        with self.res.search_lock:
+            result = self.res.retriever.search(args.query, k=args.k, lang=args.lang)
         return {
             "query": result.query,
             "truncated": result.truncated,

@@ -15,6 +15,18 @@ from tools.catalog import Catalog
 from tools.schemas import ExchangeRate
 
 _shared: dict[str, "Resources"] = {}
+
+
+def _single_threaded_torch() -> None:
+    """One intra-op thread per query embedding.
+
+    A query is a single short sequence: on a busy 2-core machine two OpenMP
+    threads spin against each other (measured 160 ms-1 s per query vs 23 ms
+    with one), and a server runs several conversations in parallel anyway.
+    """
+    import torch
+
+    torch.set_num_threads(1)
 _shared_lock = threading.Lock()
 
 
@@ -23,6 +35,7 @@ class Resources:
         self.settings = settings
         self._lock = threading.RLock()
         self._graphs: dict[str, object] = {}
+        self.search_lock = threading.Lock()
 
     @classmethod
     def shared(cls, settings: Settings | None = None) -> "Resources":
@@ -48,6 +61,7 @@ class Resources:
     def retriever(self):
         from knowledge.index import get_retriever
 
+        _single_threaded_torch()
         with self._lock:
             return get_retriever(self.settings)
 

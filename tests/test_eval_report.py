@@ -78,6 +78,7 @@ def test_markdown_starts_with_the_command_and_lists_failures(report):
     assert "### ✗ `b` (zh, memory)" in md
     assert "- tools: expected tool(s) recommend to be called; called: estimate_vram" in md
     assert "> answer &lt;b>x&lt;/b> | pipe" in md  # quoted answers cannot inject HTML
+    assert "## Unbacked numbers (1)\n\n- `b`: 18 GB (GB)" in md
 
 
 def test_html_escapes_answers(report):

@@ -106,7 +106,7 @@ def dm(text: str, **extra) -> dict:
 
 
 def answered(fake: FakeSlackAPI, placeholder_ts: str) -> dict:
-    fake.wait_for(lambda f: any(c.params.get("ts") == placeholder_ts for c in f.calls_to("chat.update")), timeout_s=240)
+    fake.wait_for(lambda f: any(c.params.get("ts") == placeholder_ts for c in f.calls_to("chat.update")), timeout_s=480)
     return next(c.params for c in fake.calls_to("chat.update") if c.params.get("ts") == placeholder_ts)
 
 
@@ -220,7 +220,7 @@ def test_slash_command_posts_in_channel_then_updates(bot):
 def test_slash_command_in_a_channel_without_the_bot_answers_via_response_url(bot):
     status, _, _ = bot.command("How much VRAM for Llama-2-7B inference?", channel="CSECRET")
     assert status == 200
-    bot.fake.wait_for(lambda f: bool(f.calls_to("response_url")), timeout_s=240)
+    bot.fake.wait_for(lambda f: bool(f.calls_to("response_url")), timeout_s=480)
     reply = bot.fake.calls_to("response_url")[0].params
     assert reply["response_type"] == "in_channel" and "GiB" in all_text(reply)
 
@@ -317,12 +317,12 @@ def test_a_bad_token_is_reported_once_clearly_and_nothing_is_posted(caplog):
         server = HTTPServer(app, "127.0.0.1", port).start()
         try:
             b = Bot(fake, server, port)
-            with caplog.at_level(logging.ERROR, logger="gpu_advisor.slack"):
+            with caplog.at_level(logging.INFO):
                 for _ in range(2):
                     assert b.event(mention("Which GPU?"))[0] == 200
-            time.sleep(0.5)
+                time.sleep(0.5)
             assert [c.method for c in fake.calls] == ["auth.test"]  # checked once, nothing posted
-            lines = [r.getMessage() for r in caplog.records if r.name == "gpu_advisor.slack"]
+            lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
             assert len(lines) == 1 and lines[0].startswith("Slack rejected SLACK_BOT_TOKEN (invalid_auth)")
         finally:
             server.stop()

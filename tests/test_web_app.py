@@ -17,7 +17,8 @@ from gradio_client import Client
 from gradio_client.exceptions import AppError
 
 from knowledge.settings import Settings
-from ui.web.app import WebApp, build_app, launch
+from ui.web.app import build_app, launch
+from ui.web.handlers import WebApp
 
 pytestmark = pytest.mark.slow
 

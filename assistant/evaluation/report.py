@@ -94,7 +94,10 @@ def to_markdown(r: EvalReport) -> str:
     failed = r.failed
     out += [f"## Failed items ({len(failed)})", ""]
     out += [_md_failed(i) + "\n" for i in failed] or ["None.", ""]
-    out += ["## All items", ""]
+    with_unbacked = [i for i in r.items if i.unbacked]
+    out += [f"## Unbacked numbers ({r.unbacked_numbers})", ""]
+    out += [f"- `{i.id}`: {', '.join(i.unbacked)}" for i in with_unbacked] or ["None."]
+    out += ["", "## All items", ""]
     rows = [
         (f"`{i.id}`", i.lang, i.category, "✓" if i.passed else "✗", f"{i.latency_s * 1000:.0f}",
          ", ".join(i.tools) or "–", ", ".join(dict.fromkeys(c["doc_id"] for c in i.citations)) or "–",
@@ -146,6 +149,8 @@ def to_html(r: EvalReport) -> str:
             f"<p>Tools: {_h(', '.join(i.tools) or 'none')} · top pick: {_h(_rec(i))}</p>"
             f"<details><summary>answer</summary><pre>{_h(i.answer)}</pre></details>"
         )
+    unbacked = "".join(f"<li>{_h(i.id)}: {_h(', '.join(i.unbacked))}</li>" for i in r.items if i.unbacked)
+    parts.append(f"<h2>Unbacked numbers ({r.unbacked_numbers})</h2>" + (f"<ul>{unbacked}</ul>" if unbacked else "<p>None.</p>"))
     rows = [
         (i.id, i.lang, i.category, "<span class=pass>✓</span>" if i.passed else "<span class=fail>✗</span>",
          f"{i.latency_s * 1000:.0f}", ", ".join(i.tools) or "–", str(len(i.unbacked)))

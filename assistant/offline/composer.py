@@ -124,6 +124,11 @@ class Composer:
         if self.plan.problem == "negative":
             parts.append(say("negative", lang, value=self.f.negative_input))
             return "\n\n".join(parts)
+        if self.plan.problem == "unknown_gpu":
+            names = ", ".join(self.f.gpu_suggestions)
+            suggest = say("did_you_mean", lang, names=names) if names else ""
+            parts.append(say("unknown_gpu", lang, name=self.f.unknown_gpu, suggest=suggest))
+            return "\n\n".join(parts)
         if self.plan.problem == "unknown_model":
             parts.append(self._unknown_model())
             return "\n\n".join(parts)
@@ -362,7 +367,7 @@ class Composer:
             r = out.result
             kind = out.args.get("kind")
             if kind == "gpu":
-                yes, no = say("yes", lang), say("no", lang)
+                yes, no = say("supported", lang), say("not_supported", lang)
                 link = f"NVLink {r['nvlink_bandwidth_gbps']:g} GB/s" if r.get("nvlink") and r.get("nvlink_bandwidth_gbps") else (
                     "NVLink" if r.get("nvlink") else (r.get("interconnect_note") or "PCIe")
                 )
@@ -377,7 +382,7 @@ class Composer:
                         mtype=r.get("memory_type") or "",
                         usable=gib(r["usable_memory_gib"]),
                         bw=f"{r['memory_bandwidth_gbps']:,.0f} GB/s" if r.get("memory_bandwidth_gbps") else say("unknown", lang),
-                        bf16=tflops(r.get("bf16_tflops"), lang),
+                        bf16=tflops(r.get("bf16_tflops") or r.get("fp16_tflops"), lang),
                         fp8=tflops(r.get("fp8_tflops"), lang),
                         bf16s=yes if r["bf16_supported"] else no,
                         fp8s=yes if r["fp8_supported"] else no,
@@ -454,7 +459,7 @@ class Composer:
                 items.append(say("caveat_spot", lang))
             if top["gpu_count"] * top.get("nodes", 1) > 1:
                 items.append(say("caveat_multi", lang))
-            if top.get("price_grade", "").startswith("marketplace"):
+            if (top.get("price_grade") or "").startswith("marketplace"):
                 items.append(say("caveat_marketplace", lang))
             for w in top.get("warnings", [])[:2]:
                 items.append(w)

@@ -70,10 +70,10 @@ P: dict[str, dict[str, str]] = {
     "cost_lines": {"en": "Billing modes side by side:", "zh": "各计费方式对比："},
     "fx": {"en": "Converted at {rate}.", "zh": "汇率：{rate}。"},
     "spec_gpu": {
-        "en": "**{name}** ({architecture}, {form}): {memory} {mtype} ({usable} usable), memory bandwidth {bw}; dense BF16/FP16 {bf16}, FP8 {fp8}; "
-        "BF16 support: {bf16s}, FP8 support: {fp8s}; interconnect: {link}; TDP {tdp}.",
-        "zh": "**{name}**（{architecture}，{form}）：显存 {memory} {mtype}（可用 {usable}），显存带宽 {bw}；BF16/FP16 稠密算力 {bf16}，FP8 {fp8}；"
-        "支持 BF16：{bf16s}，支持 FP8：{fp8s}；互联：{link}；功耗 {tdp}。",
+        "en": "**{name}** ({architecture}, {form}): {memory} {mtype} ({usable} usable), memory bandwidth {bw}; dense tensor throughput: {bf16} at FP16/BF16, {fp8} at FP8; "
+        "BF16: {bf16s}, FP8: {fp8s}; interconnect: {link}; TDP {tdp}.",
+        "zh": "**{name}**（{architecture}，{form}）：显存 {memory} {mtype}（可用 {usable}），显存带宽 {bw}；稠密算力：FP16/BF16 为 {bf16}，FP8 为 {fp8}；"
+        "BF16：{bf16s}，FP8：{fp8s}；互联：{link}；功耗 {tdp}。",
     },
     "spec_export": {"en": "Export note: {note}", "zh": "出口管制说明：{note}"},
     "spec_model": {
@@ -104,8 +104,12 @@ P: dict[str, dict[str, str]] = {
         "zh": "“{value}”不是有效的数值：规模、数量和预算都必须是正数。请用正数重新描述，或直接给出模型名称。",
     },
     "unknown_model": {
-        "en": "I don't know the model “{name}”.{suggest} You can also give its parameter count (e.g. “a 13B model”) and I'll assume a standard decoder shape.",
-        "zh": "我不认识模型“{name}”。{suggest}你也可以直接给出参数量（例如“130亿参数”），我会按标准解码器结构估算。",
+        "en": "I don't know the model “{name}”.{suggest} You can also give its parameter count and I'll assume a standard decoder shape.",
+        "zh": "我不认识模型“{name}”（未知模型）。{suggest}你也可以直接给出参数量，我会按标准解码器结构估算。",
+    },
+    "unknown_gpu": {
+        "en": "I don't know the GPU “{name}”: it is not in our catalog.{suggest} Ask `gpu-advisor catalog gpus` for the full list.",
+        "zh": "我不认识 GPU“{name}”，它不在我们的目录中。{suggest}可以用 `gpu-advisor catalog gpus` 查看完整列表。",
     },
     "did_you_mean": {"en": " Did you mean: {names}?", "zh": "你是不是指：{names}？"},
     "tool_error": {"en": "I could not compute that: {error}", "zh": "无法计算：{error}"},
@@ -120,6 +124,7 @@ P: dict[str, dict[str, str]] = {
     "assume_model": {"en": "a 7B-parameter model (standard decoder shape)", "zh": "7B 参数模型（标准解码器结构）"},
     "assume_mode": {"en": "task: {value}", "zh": "任务：{value}"},
     "assume_gpu": {"en": "GPU: {value}", "zh": "GPU：{value}"},
+    "assume_serving": {"en": "serving {value} concurrent sequences (KV cache for each)", "zh": "同时服务 {value} 个请求（各自占用 KV cache）"},
     "assume_gpus": {"en": "one GPU", "zh": "单卡"},
     "assume_tokens": {"en": "a fine-tuning set of about 100 million tokens", "zh": "约 1 亿 token 的微调数据集"},
     "caveat_spot": {"en": "Spot capacity can be reclaimed at any time: save checkpoints regularly and use an auto-restart script.",
@@ -136,6 +141,8 @@ P: dict[str, dict[str, str]] = {
     "no_bf16": {"en": "no", "zh": "否"},
     "yes": {"en": "yes", "zh": "是"},
     "no": {"en": "no", "zh": "否"},
+    "supported": {"en": "supported", "zh": "支持"},
+    "not_supported": {"en": "not supported (no native support)", "zh": "不支持"},
     "unknown": {"en": "unknown", "zh": "未知"},
     "date_unknown": {"en": "date unknown", "zh": "日期未知"},
     "as_of": {"en": "as of {date}", "zh": "{date} 数据"},

@@ -12,11 +12,12 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from assistant.understanding import Facts, Intent
-from tools.domain import Currency, Mode, RegionScope
+from tools.domain import Currency, Mode, Precision, RegionScope
 
 DEFAULT_FINETUNE_TOKENS = 1e8  # ~50k examples × 2k tokens: a typical instruction-tuning set
 DEFAULT_PARAMS = 7e9  # the most common size people ask about
 DEFAULT_TRAIN_GPU = "A100-80GB"
+SERVING_BATCH = 8  # a server holds several requests' KV caches at once; sizing for one leaves no room to serve
 
 
 class Assumption(BaseModel):
@@ -53,6 +54,7 @@ GUIDANCE_QUERIES = {
     "multi": ("multi-GPU NVLink NVSwitch PCIe interconnect DDP FSDP", "多卡 NVLink NVSwitch PCIe 互联 DDP FSDP"),
     "time": ("training throughput GPU utilization data loading bottleneck", "训练速度 GPU利用率 数据加载 瓶颈"),
     "china": ("Chinese cloud providers Alibaba Tencent Huawei Ascend", "国内云厂商 阿里云 腾讯云 华为云 昇腾"),
+    "providers": ("cloud GPU providers compared AWS GCP Azure Lambda Alibaba", "云厂商对比 AWS 阿里云 腾讯云 华为云"),
     "pitfalls": ("fake GPU check nvidia-smi benchmark oversold", "虚假算力 nvidia-smi 验证 超卖"),
 }
 
@@ -118,6 +120,12 @@ def make_plan(f: Facts) -> Plan:
     if f.unknown_model and not (f.model or f.params):
         plan.problem = "unknown_model"
         return plan
+    if f.unknown_gpu and not f.gpu and not (f.model or f.params or f.instance):
+        plan.problem = "unknown_gpu"
+        return plan
+    if f.mode == Mode.qlora and f.precision == Precision.int8:
+        # "8-bit QLoRA" (LLaMA-Factory's QLoRA-8) is LoRA over an int8-quantised base
+        f.mode = Mode.lora
 
     primary = _primary(intents, f)
     plan.intents = [primary, *[i for i in intents if i != primary]]
@@ -156,11 +164,17 @@ def make_plan(f: Facts) -> Plan:
             plan.calls.append(ToolPlan(name="lookup_catalog", args={"kind": "model", "name": f.model}))
         plan.calls.append(ToolPlan(name="search_guidance", args={"query": "", "k": 3, "lang": lang}))
     else:  # concept
+        if f.asks_providers:
+            plan.calls.append(_search("providers", lang, k=2))
         plan.calls.append(ToolPlan(name="search_guidance", args={"query": "", "k": 4, "lang": lang}))
     return plan
 
 
 def _primary(intents: list[Intent], f: Facts) -> Intent:
+    if Intent.spec in intents and (f.instance or f.gpu) and not (f.model or f.params or f.budget or f.tokens):
+        return Intent.spec
+    if f.instance and Intent.cost in intents and not f.tokens:
+        return Intent.cost
     if Intent.train_time in intents and (f.tokens or Intent.recommend not in intents):
         return Intent.train_time
     for intent in (Intent.recommend, Intent.vram, Intent.cost, Intent.spec, Intent.concept):
@@ -190,6 +204,8 @@ def _plan_recommend(f: Facts, plan: Plan, lang: str) -> None:
         args["region"] = "any"
     if f.providers:
         args["providers"] = f.providers
+    elif f.instance:
+        args["providers"] = [f.instance.split("/")[0]]
     if f.billing:
         args["billing"] = f.billing.value
     if f.gpus:
@@ -200,11 +216,17 @@ def _plan_recommend(f: Facts, plan: Plan, lang: str) -> None:
         args["tokens"] = f.tokens
         if f.epochs:
             args["epochs"] = f.epochs
+    if args["mode"] == Mode.inference.value and not f.batch_size:
+        args["batch_size"] = SERVING_BATCH
+        plan.assumptions.append(Assumption(key="serving", value=str(SERVING_BATCH), how_to_change="batch"))
     plan.calls.append(ToolPlan(name="recommend_config", args=args))
     plan.calls.append(_search(_mode_topic(args["mode"]), lang))
     plan.calls.append(_search("spot" if f.billing and f.billing.value == "spot" else "billing", lang))
+    plan.calls.append(ToolPlan(name="search_guidance", args={"query": "", "k": 2, "lang": lang}))  # the user's own words
     if f.region == RegionScope.cn:
         plan.calls.append(_search("china", lang))
+    elif f.asks_providers:
+        plan.calls.append(_search("providers", lang))
 
 
 def _plan_train_time(f: Facts, plan: Plan, lang: str) -> None:
@@ -242,6 +264,8 @@ def _plan_train_time(f: Facts, plan: Plan, lang: str) -> None:
     if Intent.cost in plan.intents or f.budget:
         rec = {k: v for k, v in args.items() if k in ("model", "params", "mode", "precision", "tokens", "epochs", "gpu")}
         rec.update(currency=plan.currency.value, period="job", max_gpus=max(args["gpus"], 1))
+        if f.instance:
+            rec["providers"] = [f.instance.split("/")[0]]  # price the job on the instance the user named
         if f.budget:
             rec["budget"] = f.budget
         if f.region:

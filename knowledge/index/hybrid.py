@@ -20,6 +20,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from knowledge.index import store
+from knowledge.index.cards import SOURCE as CARD_SOURCE
 from knowledge.index.documents import Chunk, detect_lang
 from knowledge.index.lexical import LexicalIndex, expand_query, tokenize
 from knowledge.index.manifest import ManifestError, manifest_path, read_manifest
@@ -46,6 +47,10 @@ class Tuning:
     lang_bonus: float = 0.1  # chunks in the question's language score ×(1 + bonus)
     channels: tuple[str, ...] = ("bm25", "minilm", "e5")
     translate_zh: bool = True  # MiniLM reads a Chinese question's glossary translation, not the question
+    doc_level: bool = True  # rank topics by RRF over each channel's distinct doc ids, not by their best chunk
+    # Catalog cards (hundreds, near-identical) would fill every slot of a spec-flavoured question:
+    # at most this many lead the results, the rest follow the guidance passages.
+    max_cards: int = 2
 
 
 @dataclass
@@ -264,7 +269,8 @@ class HybridRetriever:
         for idx in fused:
             if view.chunks[idx].lang == qlang:
                 fused[idx] *= 1.0 + self.tuning.lang_bonus
-        ordered = _diversify(view, fused, qlang)
+        doc_scores = _doc_rrf(view, lists, self.tuning.rrf_k) if self.tuning.doc_level else None
+        ordered = _diversify(view, fused, qlang, doc_scores, self.tuning.max_cards)
         pool = ordered[: max(3 * k, 20)] if rerank else ordered[:k]
         hits = [_passage(view.chunks[i], fused[i]) for i in pool]
         if rerank:
@@ -272,16 +278,45 @@ class HybridRetriever:
         return SearchResult(query=text, truncated=truncated, hits=hits[:k])
 
 
-def _diversify(view: _View, fused: dict[int, float], qlang: str) -> list[int]:
-    """Best chunk of each topic first (in the question's language when that version matched), then the rest."""
+def _doc_rrf(view: _View, lists, rrf_k: float) -> dict[str, float]:
+    """RRF over each channel's distinct doc ids: five chunks of one topic high in one list
+    count once, so the next topic is not pushed out of the top 5."""
+    scores: dict[str, float] = {}
+    for _, weight, ranked in lists:
+        seen: dict[str, None] = {}
+        for idx in ranked:
+            seen.setdefault(view.chunks[idx].doc_id, None)
+        for rank, doc in enumerate(seen):
+            scores[doc] = scores.get(doc, 0.0) + weight / (rrf_k + rank + 1)
+    return scores
+
+
+def _diversify(view: _View, fused: dict[int, float], qlang: str, doc_scores: dict[str, float] | None = None,
+               max_cards: int | None = None) -> list[int]:
+    """Best chunk of each topic first (in the question's language when that version matched), then the rest.
+
+    Only `max_cards` catalog cards may come before the last guidance topic.
+    """
     by_doc: dict[str, list[int]] = {}
     for idx in sorted(fused, key=lambda i: -fused[i]):
         by_doc.setdefault(view.chunks[idx].doc_id, []).append(idx)
-    docs = sorted(by_doc, key=lambda d: -fused[by_doc[d][0]])
+    if doc_scores:
+        docs = sorted(by_doc, key=lambda d: (-doc_scores.get(d, 0.0), -fused[by_doc[d][0]]))
+    else:
+        docs = sorted(by_doc, key=lambda d: -fused[by_doc[d][0]])
     first: list[int] = []
+    deferred: list[int] = []
+    cards = 0
     for d in docs:
         same_lang = [i for i in by_doc[d] if view.chunks[i].lang == qlang]
-        first.append(same_lang[0] if same_lang else by_doc[d][0])
+        best = same_lang[0] if same_lang else by_doc[d][0]
+        if view.chunks[best].source == CARD_SOURCE:
+            cards += 1
+            if max_cards is not None and cards > max_cards:
+                deferred.append(best)
+                continue
+        first.append(best)
+    first += deferred
     chosen = set(first)
     rest = sorted((i for i in fused if i not in chosen), key=lambda i: -fused[i])
     return first + rest

@@ -44,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise InputError(f"--port {args.port} is not a TCP port: use 1-65535 (default 3000).")
     env = slack_env()
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("gpu_advisor").setLevel(logging.INFO)  # ours: duplicates skipped, token problems; libraries: warnings
     from assistant import Advisor
     from knowledge.settings import Settings
     from ui.slack.app import api_base_url, create_app

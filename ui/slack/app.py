@@ -230,6 +230,28 @@ class SlackAdvisor:
             log.error("Slack API call failed: %s", code)
 
 
+class _QuietTokenNotes(logging.Filter):
+    """Bolt lines that would only confuse an operator here: that it ignores SLACK_BOT_TOKEN from the
+    environment (by design: the token goes through `TokenCheck`), and its generic "installation not found"
+    after `TokenCheck` already logged the one clear line about the token."""
+
+    NOTES = (
+        "As you gave `client` as well",
+        "As `installation_store` or `authorize` has been used",
+        "Although the app should be installed into this workspace",
+    )
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith(self.NOTES)
+
+
+def _bolt_logger() -> logging.Logger:
+    logger = logging.getLogger("gpu_advisor.slack.bolt")
+    if not any(isinstance(f, _QuietTokenNotes) for f in logger.filters):
+        logger.addFilter(_QuietTokenNotes())
+    return logger
+
+
 def _from_a_bot(event: dict[str, Any]) -> bool:
     return bool(event.get("bot_id") or event.get("bot_profile") or event.get("subtype") == "bot_message")
 
@@ -262,7 +284,7 @@ def create_app(
         request_verification_enabled=not socket_mode,
         user_facing_authorize_error_message=USER_FACING_AUTH_ERROR,
         process_before_response=False,  # ack first, work in Bolt's listener threads
-        logger=logging.getLogger("gpu_advisor.slack.bolt"),
+        logger=_bolt_logger(),
     )
     bot = SlackAdvisor(advisor_factory)
 

@@ -7,35 +7,24 @@ panel from the same `Answer`. Nothing is fetched from the internet: system
 fonts, inline SVG charts, analytics off.
 
 API (gradio_client): `/chat` (message -> final answer text, history kept per
-client session), `/settings`, `/reset`, `/feedback`, `/export`.
+client session), `/settings`, `/reset`, `/feedback`, `/export`. The handlers
+live in `ui.web.handlers`; this module is the layout and the wiring.
 """
 
 from __future__ import annotations
 
-import logging
-import tempfile
-import threading
-import time
 from pathlib import Path
-from typing import Any, Iterator
 
 import gradio as gr
 
-from assistant.answer import Answer
 from knowledge.settings import Settings
-from tools.errors import AdvisorError, ConfigError, InputError
 from ui.web import render
-from ui.web.charts import cost_chart, memory_chart
-from ui.web.export import write_export
-from ui.web.feedback import FeedbackLog, FeedbackRecord, clip, top_option_ref
-from ui.web.session import BILLING_CHOICES, CURRENCY_CHOICES, REGION_CHOICES, AdvisorFactory, Preferences, Session
-
-log = logging.getLogger("gpu_advisor.web")
+from ui.web.handlers import WebApp, brain_choices
+from ui.web.session import BILLING_LABELS, CURRENCY_LABELS, REGION_LABELS, AdvisorFactory
 
 TITLE = "GPU Advisor"
 CONCURRENCY = 4  # answers computed at once; the rest wait in Gradio's queue
 QUEUE_MAX = 256  # waiting requests beyond this are refused with "too busy" instead of piling up
-PROGRESS_EVERY_S = 1.0  # how often the "working…" step updates its clock
 
 EXAMPLES = [
     "我想用 LoRA 微调 Qwen2.5-7B，预算每月 5000 元，租哪家国内的 GPU 服务器？",
@@ -43,7 +32,7 @@ EXAMPLES = [
     "部署 Llama-2-70B 做 FP16 推理需要多少显存？推荐什么实例？",
     "How long does full fine-tuning of a 7B model on 2B tokens take on 8× A100-80GB, and what does it cost?",
     "A100 和 H100 做训练怎么选？",
-    "Is spot billing worth it for a week-long training run?",
+    "Spot vs on-demand for a week-long training run: what are the risks?",
 ]
 
 SYSTEM_FONTS = [
@@ -74,240 +63,12 @@ a cited document; open the 🔧 steps to see how."""
 PLACEHOLDER = """### Ask about a model, a budget or a GPU
 *e.g.* “Which GPU should I rent to fine-tune Llama-3-8B with QLoRA?” · “部署 Qwen2.5-72B 推理需要几张卡？”"""
 
-ERROR_TEXT = {
-    "en": "Sorry — something went wrong while answering ({kind}). The advisor is still running: please try again or rephrase the question.",
-    "zh": "抱歉，回答时出错了（{kind}）。服务仍在运行：请重试，或换个说法再问。",
-}
-SETTINGS_NOTE = {
-    "applied": "Applies to this conversation from the next question: {text}.",
-    "brain_error": "Brain {brain!r} is not available ({error}); staying on {current}.",
-}
+BRAIN_LABELS = {"offline": "Offline (built in, no network)"}
 
 
 def theme() -> gr.themes.Base:
     # plain strings are system font names: no @font-face, nothing downloaded
     return gr.themes.Soft(primary_hue="indigo", neutral_hue="slate", font=SYSTEM_FONTS, font_mono=MONO_FONTS)
-
-
-def default_factory(settings: Settings) -> AdvisorFactory:
-    def make(brain: str):
-        from assistant import Advisor
-
-        return Advisor(settings, llm=None if brain == (settings.llm or "offline") else brain)
-
-    return make
-
-
-def brain_choices(settings: Settings) -> list[str]:
-    configured = (settings.llm or "offline").strip()
-    return ["offline"] if configured == "offline" else [configured, "offline"]
-
-
-def default_preferences(settings: Settings) -> Preferences:
-    return Preferences(
-        brain=brain_choices(settings)[0],
-        currency=settings.currency.value if settings.currency else "auto",
-        region=settings.region.value,
-        billing="auto",
-    )
-
-
-def _language(text: str) -> str:
-    from assistant.understanding import language_of
-
-    return language_of(text)
-
-
-def _message_text(message: dict[str, Any]) -> str:
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(c.get("text", "") for c in content if isinstance(c, dict) and c.get("type") == "text")
-    return ""
-
-
-class WebApp:
-    """Event handlers bound to one app's settings, advisor factory, feedback log and export folder."""
-
-    def __init__(
-        self,
-        settings: Settings,
-        advisor_factory: AdvisorFactory | None = None,
-        feedback_path: Path | None = None,
-        export_dir: Path | None = None,
-    ):
-        self.settings = settings
-        self.factory = advisor_factory or default_factory(settings)
-        self.defaults = default_preferences(settings)
-        self.feedback = FeedbackLog(feedback_path or settings.resolved_feedback_path)
-        self.export_dir = Path(export_dir or tempfile.mkdtemp(prefix="gpu-advisor-export-"))
-
-    def session(self, session: Session | None) -> Session:
-        return session if session is not None else Session(self.factory, self.defaults.model_copy())
-
-    # ------------------------------------------------------------ chat (streamed, for the page)
-
-    def respond(self, message: str, history: list[dict[str, Any]], session: Session | None) -> Iterator[tuple]:
-        text = (message or "").strip()
-        history = list(history or [])
-        if not text:
-            yield history, "", session, gr.skip(), gr.skip()
-            return
-        session = self.session(session)
-        _, clause = session.prepare(text)
-        user = {"role": "user", "content": text + (f"\n\n*{clause.strip()}*" if clause else "")}
-        pending = {"role": "assistant", "content": "", "metadata": {"title": "⏳ Working…", "status": "pending"}}
-        yield history + [user, pending], "", session, gr.skip(), gr.skip()
-
-        holder: dict[str, Any] = {}
-        worker = threading.Thread(target=self._ask_into, args=(session, text, holder), daemon=True)
-        start = time.perf_counter()
-        worker.start()
-        while worker.is_alive():
-            worker.join(PROGRESS_EVERY_S)
-            if worker.is_alive():
-                waited = {**pending, "metadata": {**pending["metadata"], "log": f"{time.perf_counter() - start:.0f} s"}}
-                yield history + [user, waited], gr.skip(), gr.skip(), gr.skip(), gr.skip()
-
-        if "error" in holder:
-            reply = {"role": "assistant", "content": holder["error"]}
-            yield history + [user, reply], "", session, gr.skip(), gr.skip()
-            return
-
-        answer: Answer = holder["answer"]
-        base = history + [user] + render.tool_steps(answer)
-        for prefix in render.chunks(answer.answer):
-            yield base + [{"role": "assistant", "content": prefix}], gr.skip(), gr.skip(), gr.skip(), gr.skip()
-        final = base + [{"role": "assistant", "content": answer.answer}]
-        sources = render.sources_step(answer)
-        if sources:
-            final.append(sources)
-        yield final, "", session, *self.panels(answer)
-
-    def _ask_into(self, session: Session, text: str, holder: dict[str, Any]) -> None:
-        try:
-            holder["answer"] = session.ask(text)
-        except Exception as err:  # the edge: any failure becomes a friendly line, the server keeps serving
-            holder["error"] = self.friendly_error(err, text)
-
-    def friendly_error(self, err: Exception, text: str) -> str:
-        if isinstance(err, (InputError, ConfigError)):
-            return f"⚠️ {err}"
-        if isinstance(err, AdvisorError):
-            return f"⚠️ {err}"
-        log.exception("answering failed")
-        return "⚠️ " + ERROR_TEXT[_language(text)].format(kind=type(err).__name__)
-
-    def panels(self, answer: Answer | None) -> tuple[str, str]:
-        """(recommendation Markdown, charts HTML) for the side panel."""
-        if answer is None or not answer.options:
-            return render.recommendation_panel(answer), ""
-        args = render.recommend_args(answer)
-        budget_currency = args.get("budget_currency") or args.get("currency")
-        shown = answer.options[: render.PANEL_ROWS]
-        charts = memory_chart(shown, answer.language) + cost_chart(
-            shown,
-            period=render.cost_period(answer),
-            budget=args.get("budget"),
-            budget_currency=budget_currency,
-            language=answer.language,
-        )
-        return render.recommendation_panel(answer), charts
-
-    # ------------------------------------------------------------ API endpoints
-
-    def chat_api(self, message: str, session: Session | None) -> tuple[str, Session]:
-        """Ask the advisor; returns the final answer text. History is kept per client session."""
-        text = (message or "").strip()
-        session = self.session(session)
-        if not text:
-            raise gr.Error("The message is empty: ask about a model, a GPU, a budget or a provider.")
-        holder: dict[str, Any] = {}
-        self._ask_into(session, text, holder)
-        if "error" in holder:
-            raise gr.Error(holder["error"].removeprefix("⚠️ "))
-        return holder["answer"].answer, session
-
-    def apply_settings(self, brain: str, currency: str, region: str, billing: str, session: Session | None):
-        session = self.session(session)
-        choices = brain_choices(self.settings)
-        for name, value, allowed in (
-            ("brain", brain, choices),
-            ("currency", currency, CURRENCY_CHOICES),
-            ("region", region, REGION_CHOICES),
-            ("billing", billing, BILLING_CHOICES),
-        ):
-            if value not in allowed:
-                raise gr.Error(f"{name} must be one of {', '.join(allowed)} (got {value!r}).")
-        session.prefs = Preferences(brain=brain, currency=currency, region=region, billing=billing)
-        text = f"brain {brain}, currency {currency}, region {region}, billing {billing}"
-        return SETTINGS_NOTE["applied"].format(text=text), session
-
-    def reset(self, session: Session | None):
-        session = self.session(session)
-        session.reset()
-        return [], session, render.recommendation_panel(None), "", gr.update(value=None, visible=False)
-
-    def export(self, session: Session | None):
-        """The last recommendation as a Markdown file (None before the first answer)."""
-        session = self.session(session)
-        if session.last_answer is None:
-            gr.Warning("Ask a question first: there is nothing to export yet.")
-            return None, session
-        path = write_export(session.last_answer, session.last_question or "", self.export_dir / session.id)
-        return str(path), session
-
-    def comment(self, comment: str, session: Session | None):
-        """Store a comment (and the last thumbs rating, if any) about the last answer."""
-        session = self.session(session)
-        text = (comment or "").strip()
-        if not text:
-            return "Write a comment first.", comment, session
-        answer = session.last_answer
-        self.feedback.append(
-            FeedbackRecord(
-                session=session.id,
-                rating=session.last_rating,
-                comment=clip(text, 2000),
-                question=clip(session.last_question),
-                answer=clip(answer.answer) if answer else None,
-                brain=answer.brain if answer else None,
-                recommendation=top_option_ref(answer.recommendation) if answer else None,
-            )
-        )
-        return "Thanks — your comment was saved.", "", session
-
-    def like(self, history: list[dict[str, Any]], session: Session | None, data: gr.LikeData):
-        session = self.session(session)
-        liked = data.liked
-        rating = "up" if liked is True else "down" if liked is False else None
-        index = data.index if isinstance(data.index, int) else None
-        history = history or []
-        question = None
-        if index is not None:
-            for m in reversed(history[: index + 1]):
-                if m.get("role") == "user":
-                    question = _message_text(m)
-                    break
-        answer_text = _message_text(history[index]) if index is not None and index < len(history) else None
-        session.last_rating = rating
-        answer = session.last_answer
-        self.feedback.append(
-            FeedbackRecord(
-                session=session.id,
-                rating=rating,
-                question=clip(question),
-                answer=clip(answer_text),
-                brain=answer.brain if answer else None,
-                message_index=index,
-                recommendation=top_option_ref(answer.recommendation) if answer else None,
-            )
-        )
-        thanks = {"up": "Thanks for the 👍 — saved.", "down": "Thanks for the 👎 — saved. A comment (Feedback, right) helps us fix it."}
-        note = thanks.get(rating, "Feedback removed.")
-        gr.Info(note, duration=4)  # the Feedback panel may be folded: say it where the user is looking
-        return note, session
 
 
 def build_app(
@@ -362,10 +123,12 @@ def build_app(
                     export_btn = gr.Button("⬇ Export recommendation (Markdown)", size="sm", elem_id="ga-export")
                 export_file = gr.File(label="Recommendation.md", visible=False, interactive=False, elem_id="ga-export-file")
                 with gr.Accordion("Settings for this conversation", open=False, elem_id="ga-settings"):
-                    brain = gr.Radio(brain_choices(settings), value=prefs.brain, label="Brain")
-                    currency = gr.Dropdown(CURRENCY_CHOICES, value=prefs.currency, label="Default currency")
-                    region = gr.Dropdown(REGION_CHOICES, value=prefs.region, label="Region (cn = mainland China)")
-                    billing = gr.Dropdown(BILLING_CHOICES, value=prefs.billing, label="Billing")
+                    brain = gr.Radio(
+                        [(BRAIN_LABELS.get(b, b), b) for b in brain_choices(settings)], value=prefs.brain, label="Brain"
+                    )
+                    currency = gr.Dropdown(CURRENCY_LABELS, value=prefs.currency, label="Currency")
+                    region = gr.Dropdown(REGION_LABELS, value=prefs.region, label="Region")
+                    billing = gr.Dropdown(BILLING_LABELS, value=prefs.billing, label="Billing")
                     settings_note = gr.Markdown("_Changes apply from the next question._", label="status")
                 with gr.Accordion("Feedback", open=False, elem_id="ga-feedback"):
                     gr.Markdown("Rate answers with 👍/👎 in the chat; add a comment about the last answer here.")

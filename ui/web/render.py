@@ -308,7 +308,7 @@ def _caption(answer: Answer) -> str:
     lab = labels(answer.language)
     shown = answer.options[:PANEL_ROWS]
     billing = ", ".join(sorted({str(o.get("billing")) for o in shown}))
-    regions = ", ".join(dict.fromkeys(str(o.get("region")) for o in shown))
+    regions = " / ".join(dict.fromkeys(str(o.get("region")) for o in shown))  # region names may contain commas
     text = f"{lab['billing']}: {cell(billing)} · {lab['region']}: {cell(regions)}"
     more = len(answer.options) - len(shown)
     if more > 0:

@@ -25,9 +25,14 @@ from assistant.understanding import BILLING_WORDS, CURRENCY_WORDS, REGION_WORDS,
 
 AUTO = "auto"
 
-CURRENCY_CHOICES = [AUTO, "CNY", "USD"]
-REGION_CHOICES = ["any", "cn", "intl"]
-BILLING_CHOICES = [AUTO, "on_demand", "spot", "monthly", "yearly"]
+# (label shown in the panel, value sent over the API)
+CURRENCY_LABELS = [("From the question", AUTO), ("CNY ¥", "CNY"), ("USD $", "USD")]
+REGION_LABELS = [("Any region", "any"), ("Mainland China (cn)", "cn"), ("Outside mainland China (intl)", "intl")]
+BILLING_LABELS = [("As the advisor sees fit", AUTO), ("On-demand", "on_demand"), ("Spot / preemptible", "spot"),
+                  ("Monthly subscription", "monthly"), ("Yearly / reserved", "yearly")]
+CURRENCY_CHOICES = [v for _, v in CURRENCY_LABELS]
+REGION_CHOICES = [v for _, v in REGION_LABELS]
+BILLING_CHOICES = [v for _, v in BILLING_LABELS]
 
 # words the advisor's fact reader maps back to the same value (assistant/understanding.py tables)
 CLAUSE_WORDS = {
