@@ -148,7 +148,7 @@ class Advisor:
         return result["messages"][len(messages) :]
 
     def _offline_graph(self) -> Any:
-        return self.resources.graph("offline", lambda: make_offline_brain(self.resources.catalog))
+        return self.resources.graph("offline", lambda: make_offline_brain(self.resources.catalog, self.settings))
 
     def _llm_graph(self, llm: Any) -> Any:
         return self.resources.graph(self.brain_spec, lambda: llm, system_prompt=SYSTEM_PROMPT)

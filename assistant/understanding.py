@@ -418,9 +418,12 @@ def _has_facts(f: Facts) -> bool:
     ) or bool(f.providers)
 
 
-def read_conversation(turns: list[str], scanner: NameScanner) -> Facts:
-    """Merge facts over all user turns; the last turn's intents win, else the last stated ones."""
-    merged = Facts()
+def read_conversation(turns: list[str], scanner: NameScanner, defaults: Facts | None = None) -> Facts:
+    """Merge facts over all user turns; the last turn's intents win, else the last stated ones.
+
+    `defaults` (the configured currency and region) sit below anything the user says.
+    """
+    merged = defaults.model_copy(deep=True) if defaults else Facts()
     last_intents: list[Intent] = []
     for text in turns:
         turn = read_turn(text, scanner)

@@ -163,3 +163,15 @@ def test_timings_and_json_shape():
     data = a.model_dump(mode="json")
     assert set(data) >= {"answer", "language", "tool_calls", "citations", "recommendation", "numbers", "brain", "timings"}
     assert data["timings"]["total"] > 0
+
+
+def test_configured_currency_and_region_are_defaults_below_the_question(monkeypatch):
+    from knowledge.settings import Settings
+
+    monkeypatch.setenv("GPU_ADVISOR_CURRENCY", "CNY")
+    monkeypatch.setenv("GPU_ADVISOR_REGION", "cn")
+    advisor = Advisor(Settings.load())
+    a = advisor.ask("What should I rent to fine-tune LLaMA-13B with LoRA?")
+    assert a.tool_calls[0].args["currency"] == "CNY" and a.tool_calls[0].args["region"] == "cn"
+    b = advisor.ask("And in USD, anywhere in the world?")
+    assert b.tool_calls[0].args["currency"] == "USD"

@@ -20,7 +20,7 @@ from pydantic import ConfigDict, Field
 
 from assistant.offline.composer import Composer, ToolOutcome
 from assistant.offline.planner import make_plan
-from assistant.understanding import NameScanner, read_conversation
+from assistant.understanding import Facts, NameScanner, read_conversation
 
 OFFLINE_BRAIN_KEY = "gpu_advisor"
 
@@ -36,6 +36,7 @@ class OfflineBrain(BaseChatModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     scanner: Any = Field(exclude=True, description="NameScanner over the catalog")
+    defaults: Any = Field(default=None, exclude=True, description="Facts from the configuration (currency, region)")
 
     @property
     def _llm_type(self) -> str:
@@ -47,7 +48,7 @@ class OfflineBrain(BaseChatModel):
     def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
         last_human = max(i for i, m in enumerate(messages) if isinstance(m, HumanMessage))
         turns = [_text(m) for m in messages if isinstance(m, HumanMessage)]
-        facts = read_conversation(turns, self.scanner)
+        facts = read_conversation(turns, self.scanner, self.defaults)
         plan = make_plan(facts)
         since = messages[last_human + 1 :]
         if plan.calls and not any(isinstance(m, ToolMessage) for m in since):
@@ -92,5 +93,11 @@ def _outcomes(messages: list[BaseMessage]) -> list[ToolOutcome]:
     return out
 
 
-def make_offline_brain(catalog: Any) -> OfflineBrain:
-    return OfflineBrain(scanner=NameScanner(catalog))
+def make_offline_brain(catalog: Any, settings: Any = None) -> OfflineBrain:
+    defaults = None
+    if settings is not None and (settings.currency or settings.region.value != "any"):
+        defaults = Facts(
+            currency=settings.currency,
+            region=settings.region if settings.region.value != "any" else None,
+        )
+    return OfflineBrain(scanner=NameScanner(catalog), defaults=defaults)

@@ -68,6 +68,7 @@ class BuildReport:
     rebuilt: bool = False
     seconds: float = 0.0
     embedded_by_backend: dict[str, int] = field(default_factory=dict)
+    seconds_by_stage: dict[str, float] = field(default_factory=dict)  # open, read, embed:<backend>, write
     location: str = ""
 
     def summary(self) -> str:
@@ -212,6 +213,8 @@ class Indexer:
         started = time.perf_counter()
         report = BuildReport(location=store.describe(self.settings))
         client, cols, manifest, present = self._open(report, rebuild)
+        report.seconds_by_stage["open"] = time.perf_counter() - started
+        mark = time.perf_counter()
 
         sources = _builtin_sources(self.docs_dir) + _user_sources(user_paths, report)
         desired: dict[str, SourceEntry] = {}
@@ -242,6 +245,7 @@ class Indexer:
         if self.include_cards:
             self._cards(manifest, desired, fresh, placement, present, report)
 
+        report.seconds_by_stage["read"] = time.perf_counter() - mark
         # -- diff against what the collections hold
         to_embed: dict[str, list[Chunk]] = {name: [] for name in cols}
         for cid, backend in placement.items():
@@ -263,10 +267,12 @@ class Indexer:
                 report.removed += len(ids)
         self._embed(cols, to_embed, report)
 
+        mark = time.perf_counter()
         manifest.sources = desired
         manifest.format_version = FORMAT_VERSION
         manifest.generation += 1
         write_manifest(Path(self.settings.index_dir), manifest)
+        report.seconds_by_stage["manifest"] = time.perf_counter() - mark
 
         report.chunks = len(placement)
         report.unchanged = report.chunks - report.embedded
@@ -342,6 +348,7 @@ class Indexer:
             bar = tqdm(total=total, desc="embedding", unit="chunk", file=sys.stderr, leave=False)
         try:
             for name, chunks in to_embed.items():
+                mark = time.perf_counter()
                 emb = self.backends[name]
                 for start in range(0, len(chunks), EMBED_BATCH):
                     batch = chunks[start:start + EMBED_BATCH]
@@ -356,6 +363,7 @@ class Indexer:
                     report.embedded_by_backend[name] = report.embedded_by_backend.get(name, 0) + len(batch)
                     if bar:
                         bar.update(len(batch))
+                report.seconds_by_stage[f"embed:{name}"] = time.perf_counter() - mark
         finally:
             if bar:
                 bar.close()
