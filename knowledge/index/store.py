@@ -121,7 +121,10 @@ def load_records(col) -> tuple[list[str], list[str], list[dict[str, Any]]]:
     """Every record's id, document and metadata (for BM25 and filters)."""
     if col is None:
         return [], [], []
-    got = col.get(include=["documents", "metadatas"])
+    try:
+        got = col.get(include=["documents", "metadatas"])
+    except Exception as err:  # a damaged segment shows up on first read
+        raise IndexCorrupt(f"{col.name}: {err.__class__.__name__}: {str(err)[:200]}") from None
     return list(got["ids"]), list(got["documents"] or []), list(got["metadatas"] or [])
 
 
