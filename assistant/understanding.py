@@ -405,6 +405,8 @@ def _period(after: str, low: str) -> str:
         return "month"
     if re.search(r"\b(total|in all|overall|whole job|entire)\b|总共|一共|总预算|总计|整个", low):
         return "job"
+    if re.search(r"每小时|每个小时|per hour|an hour|hourly|/\s?hr?\b", low):  # "每小时预算 50 美元"
+        return "hour"
     return "month"
 
 

@@ -242,7 +242,9 @@ class Composer:
             cost_text = money(cost, currency, lang) if cost is not None else say("unknown_price", lang)
             grade = name_of(GRADE_NAMES, o.get("price_grade"), lang) if o.get("price_grade") else "—"
             # the first two reasons (memory, price) are already columns of the table
-            why = "; ".join([*o.get("reasons", [])[2:4], *o.get("warnings", [])[:1]]).replace("|", "/") or "—"
+            # the exchange rate is stated once under the assumptions, not in every row
+            reasons = [r for r in o.get("reasons", [])[2:] if not r.startswith("converted")][:2]
+            why = "; ".join([*reasons, *o.get("warnings", [])[:1]]).replace("|", "/") or "—"
             gpus = f"{count_text(o['gpu_count'] * o.get('nodes', 1))}× {o['gpu']}"
             rows.append(
                 f"| {n} | {o['provider']} | `{o['instance']}` | {gpus} | {gib(o['per_gpu_gib'])} / {gib(o['gpu_usable_gib'])} "
