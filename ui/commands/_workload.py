@@ -78,7 +78,7 @@ def parse_params(text: str) -> float:
     return value
 
 
-def _positive_int(text: str) -> int:
+def positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -106,18 +106,18 @@ def add_workload_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--master-weights", choices=[m.value for m in MasterWeights], default=None,
                         help="fp32 (mixed precision, default) or none (pure 16-bit training)")
     parser.add_argument("--optimizer", choices=[o.value for o in Optimizer], default=None, help="default adamw")
-    parser.add_argument("--batch-size", type=_positive_int, default=None,
+    parser.add_argument("--batch-size", type=positive_int, default=None,
                         help="micro-batch per GPU for training; concurrent sequences for inference (default 1)")
-    parser.add_argument("--seq-len", type=_positive_int, default=None,
+    parser.add_argument("--seq-len", type=positive_int, default=None,
                         help="tokens per sequence, prompt + output (default 2048)")
-    parser.add_argument("--lora-rank", type=_positive_int, default=None, help="default 16")
+    parser.add_argument("--lora-rank", type=positive_int, default=None, help="default 16")
     parser.add_argument("--lora-targets", choices=[t.value for t in LoraTargets], default=None,
                         help="attention (q,k,v,o) or all-linear (default)")
-    parser.add_argument("--gpus", type=_positive_int, default=None, help="GPUs the job is spread over (default 1)")
+    parser.add_argument("--gpus", type=positive_int, default=None, help="GPUs the job is spread over (default 1)")
     parser.add_argument("--sharding", choices=[s.value for s in Sharding], default=None,
                         help="none, ddp, zero1, zero2, zero3, fsdp")
-    parser.add_argument("--tp", type=_positive_int, default=None, help="tensor-parallel degree")
-    parser.add_argument("--pp", type=_positive_int, default=None, help="pipeline-parallel degree")
+    parser.add_argument("--tp", type=positive_int, default=None, help="tensor-parallel degree")
+    parser.add_argument("--pp", type=positive_int, default=None, help="pipeline-parallel degree")
     parser.add_argument("--offload", choices=[o.value for o in Offload], default=None,
                         help="cpu: optimizer states (and ZeRO-3 params) in host RAM")
     parser.add_argument("--checkpointing", choices=[c.value for c in Checkpointing], default=None,

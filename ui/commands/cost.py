@@ -18,6 +18,7 @@ from tools.domain import Billing, Checkpointing, Currency, Mode
 from tools.errors import InputError
 from tools.money import money
 from tools.schemas import CostEstimate, CostRequest, TrainTimeRequest
+from ui.commands._workload import positive_int
 from ui.output import format_table, print_json
 
 
@@ -41,16 +42,6 @@ def non_negative_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if math.isnan(value) or math.isinf(value) or value < 0:
         raise argparse.ArgumentTypeError(f"{text} must be zero or more")
-    return value
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text} must be at least 1")
     return value
 
 

@@ -9,7 +9,7 @@ from tools.domain import Checkpointing, Mode, Precision
 from tools.errors import InputError
 from tools.schemas import TrainTimeRequest
 from tools.train_time import estimate_train_time
-from ui.commands._workload import _positive_int, add_model_args, model_from_args, parse_params
+from ui.commands._workload import positive_int, add_model_args, model_from_args, parse_params
 from ui.commands.vram import load_catalog_or_none
 from ui.output import format_table, print_json
 
@@ -41,7 +41,7 @@ def register(subparsers) -> None:
     parser.add_argument("--tokens", type=_tokens, required=True, help="training tokens per epoch: 1e12, 1T, 300B")
     parser.add_argument("--epochs", type=_positive_float, default=1.0, help="default 1")
     parser.add_argument("--gpu", required=True, metavar="NAME", help="catalog GPU, e.g. A100-80GB, H100")
-    parser.add_argument("--gpus", type=_positive_int, default=1, help="GPU count (default 1)")
+    parser.add_argument("--gpus", type=positive_int, default=1, help="GPU count (default 1)")
     parser.add_argument("--mode", choices=[m.value for m in Mode], default=Mode.full.value,
                         help="full (default), pretrain, lora, qlora")
     parser.add_argument("--precision", choices=[p.value for p in Precision], default=None,
