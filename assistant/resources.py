@@ -24,9 +24,11 @@ def _single_threaded_torch() -> None:
     threads spin against each other (measured 160 ms-1 s per query vs 23 ms
     with one), and a server runs several conversations in parallel anyway.
     """
-    import torch
+    import sys
 
-    torch.set_num_threads(1)
+    torch = sys.modules.get("torch")  # the bundled model embeds queries in NumPy: don't import torch for this
+    if torch is not None:
+        torch.set_num_threads(1)
 _shared_lock = threading.Lock()
 
 

@@ -169,7 +169,23 @@ class SentenceTransformerEmbedder:
         return self._encode(list(texts), fast=True)
 
     def embed_query(self, text: str) -> np.ndarray:
+        fast = self._numpy_query_model()
+        if fast is not None:
+            return fast.encode(text)
         return self._encode([text], fast=False)[0]
+
+    def _numpy_query_model(self):
+        """The NumPy forward pass for the bundled model: no torch import on the query path (cold start)."""
+        if not self.bundled:
+            return None
+        with self._lock:
+            if not hasattr(self, "_numpy_model"):
+                from knowledge.index.minilm_numpy import NumpyMiniLM
+
+                model_dir = Path(self.model_ref)
+                verify_bundled_weights(model_dir)
+                self._numpy_model = NumpyMiniLM(model_dir) if NumpyMiniLM.supports(model_dir) else None
+            return self._numpy_model
 
 
 @lru_cache(maxsize=1)
