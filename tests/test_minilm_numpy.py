@@ -38,11 +38,14 @@ def test_same_vectors_as_sentence_transformers(reference):
         assert float(np.dot(vec, ref)) >= 0.9999, text[:40]
 
 
-def test_queries_use_the_numpy_path_and_skip_torch_for_the_bundled_model(reference):
+def test_queries_use_the_numpy_path_until_torch_is_loaded(reference):
     embedder = SentenceTransformerEmbedder()
     vec = embedder.embed_query(TEXTS[0])
     assert embedder._numpy_query_model() is not None
     assert float(np.dot(vec, reference[0])) >= 0.9999
+    embedder.embed_documents(["an index build loads the torch model"])
+    assert embedder._numpy_query_model() is None  # then the loaded model answers queries
+    assert float(np.dot(embedder.embed_query(TEXTS[0]), reference[0])) >= 0.9999
 
 
 def test_other_pipelines_are_not_claimed(tmp_path):

