@@ -133,12 +133,7 @@ class Composer:
             parts.append(self._unknown_model())
             return "\n\n".join(parts)
         if not self.plan.calls:
-            if Intent.greeting in self.plan.intents:
-                parts.append(say("greeting", lang))
-            elif not self.plan.refused_injection or not parts:
-                parts.append(say("offtopic", lang))
-            else:
-                parts.append(say("offtopic", lang))
+            parts.append(say("greeting" if Intent.greeting in self.plan.intents else "offtopic", lang))
             return "\n\n".join(parts)
 
         primary = self.plan.intents[0] if self.plan.intents else Intent.concept
