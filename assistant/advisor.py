@@ -20,6 +20,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from assistant.answer import Answer, Citation, ToolCallRecord
 from assistant.llm import SYSTEM_PROMPT, brain_name, make_llm
 from assistant.offline.brain import OFFLINE_BRAIN_KEY, _outcomes, _text, make_offline_brain
+from assistant.offline.composer import passages_of
 from assistant.resources import Resources
 from assistant.understanding import language_of
 from assistant.verifier import Evidence, restate_evidence, verify_numbers
@@ -56,8 +57,8 @@ class Advisor:
         self.settings = settings or (resources.settings if resources else Settings.load())
         self.resources = resources or Resources.shared(self.settings)
         self.brain_spec = brain_name(self.settings, llm)
-        if self.brain_spec != "offline":
-            make_llm(self.brain_spec, self.settings)  # fail fast on a bad --llm, before the first question
+        # built once (a bad --llm fails here, before the first question) and shared by the loop and the rewrite
+        self._llm = make_llm(self.brain_spec, self.settings) if self.brain_spec != "offline" else None
         self.history: list[BaseMessage] = []
         self._lock = threading.Lock()
 
@@ -83,9 +84,8 @@ class Advisor:
         messages = [*self.history, human]
         brain_label = "offline"
         new: list[BaseMessage] | None = None
-        llm = None
-        if self.brain_spec != "offline":
-            llm = make_llm(self.brain_spec, self.settings)
+        llm = self._llm
+        if llm is not None:
             reason = ""
             for _ in range(LLM_ATTEMPTS):
                 try:
@@ -104,7 +104,7 @@ class Advisor:
         final = next(m for m in reversed(new) if isinstance(m, AIMessage) and not m.tool_calls)
         answer_text = _text(final)
         outcomes = _outcomes(new)
-        passages = _passages(outcomes)
+        passages = passages_of(outcomes)
         t = time.perf_counter()
         if isinstance(final.additional_kwargs.get(OFFLINE_BRAIN_KEY), dict):
             cited = final.additional_kwargs[OFFLINE_BRAIN_KEY]["citations"]
@@ -210,19 +210,6 @@ def _failure_reason(err: Exception) -> str:
     if isinstance(err, LLMFailure):
         return f"LLM {text}"
     return f"LLM failed: {name}"
-
-
-def _passages(outcomes) -> list[dict[str, Any]]:
-    seen: set[tuple[str, str]] = set()
-    out = []
-    for o in outcomes:
-        if o.name == "search_guidance" and isinstance(o.result, dict):
-            for p in o.result.get("passages", []):
-                key = (p["doc_id"], p["section"])
-                if key not in seen:
-                    seen.add(key)
-                    out.append(p)
-    return out
 
 
 _DOC_REF = re.compile(r"\[([a-z0-9][\w:.\-]*(?:\s*§[^\]]*)?)\]")

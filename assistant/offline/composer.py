@@ -30,6 +30,20 @@ class ToolOutcome:
         return self.result.get("error") if isinstance(self.result, dict) else None
 
 
+def passages_of(outcomes: list[ToolOutcome]) -> list[dict[str, Any]]:
+    """Every retrieved passage of a turn, in retrieval order, once per (doc, section)."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for o in outcomes:
+        if o.name == "search_guidance" and isinstance(o.result, dict) and not o.error:
+            for p in o.result.get("passages", []):
+                key = (p["doc_id"], p["section"])
+                if key not in seen:
+                    seen.add(key)
+                    out.append(p)
+    return out
+
+
 @dataclass
 class Cited:
     """Passages in citation order; `[n]` markers index into it (1-based)."""
@@ -103,16 +117,7 @@ class Composer:
         return [o.args.get("query", "") for o in self.outcomes if o.name == "search_guidance"]
 
     def passages(self) -> list[dict[str, Any]]:
-        seen: set[tuple[str, str]] = set()
-        out = []
-        for o in self.outcomes:
-            if o.name == "search_guidance" and not o.error:
-                for p in o.result.get("passages", []):
-                    key = (p["doc_id"], p["section"])
-                    if key not in seen:
-                        seen.add(key)
-                        out.append(p)
-        return out
+        return passages_of(self.outcomes)
 
     # ------------------------------------------------------------ entry
 

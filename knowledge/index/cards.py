@@ -52,6 +52,18 @@ def _clip(text: str, limit: int) -> str:
     return kept or text[: limit - 1].rstrip() + "…"
 
 
+def _compute_clauses(g: GPU, bf16: str) -> list[str | None]:
+    """Peak-compute clauses shared by both languages; only the BF16 wording differs."""
+    return [
+        bf16.format(_num(g.bf16_tflops)) if g.bf16_tflops else None,
+        f"FP16 {_num(g.fp16_tflops)} TFLOPS" if g.fp16_tflops and g.fp16_tflops != g.bf16_tflops else None,
+        f"FP8 {_num(g.fp8_tflops)} TFLOPS" if g.fp8_tflops else None,
+        f"TF32 {_num(g.tf32_tflops)} TFLOPS" if g.tf32_tflops else None,
+        f"FP32 {_num(g.fp32_tflops)} TFLOPS" if g.fp32_tflops else None,
+        f"INT8 {_num(g.int8_tops)} TOPS" if g.int8_tops else None,
+    ]
+
+
 def gpu_card_en(g: GPU) -> str:
     mem = _join([f"{_num(g.memory_gb)} GB", g.memory_type], " ")
     lines = [
@@ -60,17 +72,7 @@ def gpu_card_en(g: GPU) -> str:
         + (f", {_num(g.memory_bandwidth_gbps)} GB/s memory bandwidth" if g.memory_bandwidth_gbps else "")
         + ".",
     ]
-    compute = _join(
-        [
-            f"BF16 {_num(g.bf16_tflops)} TFLOPS dense" if g.bf16_tflops else None,
-            f"FP16 {_num(g.fp16_tflops)} TFLOPS" if g.fp16_tflops and g.fp16_tflops != g.bf16_tflops else None,
-            f"FP8 {_num(g.fp8_tflops)} TFLOPS" if g.fp8_tflops else None,
-            f"TF32 {_num(g.tf32_tflops)} TFLOPS" if g.tf32_tflops else None,
-            f"FP32 {_num(g.fp32_tflops)} TFLOPS" if g.fp32_tflops else None,
-            f"INT8 {_num(g.int8_tops)} TOPS" if g.int8_tops else None,
-        ],
-        ", ",
-    )
+    compute = _join(_compute_clauses(g, bf16="BF16 {} TFLOPS dense"), ", ")
     if compute:
         lines.append(f"Peak compute: {compute}.")
     support = ["BF16 supported" if g.bf16_supported else "no BF16", "FP8 supported" if g.fp8_supported else "no FP8"]
@@ -114,17 +116,7 @@ def gpu_card_zh(g: GPU) -> str:
         + (f"，显存带宽 {_num(g.memory_bandwidth_gbps)} GB/s" if g.memory_bandwidth_gbps else "")
         + "。",
     ]
-    compute = _join(
-        [
-            f"BF16 稠密算力 {_num(g.bf16_tflops)} TFLOPS" if g.bf16_tflops else None,
-            f"FP16 {_num(g.fp16_tflops)} TFLOPS" if g.fp16_tflops and g.fp16_tflops != g.bf16_tflops else None,
-            f"FP8 {_num(g.fp8_tflops)} TFLOPS" if g.fp8_tflops else None,
-            f"TF32 {_num(g.tf32_tflops)} TFLOPS" if g.tf32_tflops else None,
-            f"FP32 {_num(g.fp32_tflops)} TFLOPS" if g.fp32_tflops else None,
-            f"INT8 {_num(g.int8_tops)} TOPS" if g.int8_tops else None,
-        ],
-        "，",
-    )
+    compute = _join(_compute_clauses(g, bf16="BF16 稠密算力 {} TFLOPS"), "，")
     if compute:
         lines.append(f"峰值算力：{compute}。")
     link = f"NVLink 互联 {_num(g.nvlink_bandwidth_gbps)} GB/s" if g.nvlink and g.nvlink_bandwidth_gbps else (

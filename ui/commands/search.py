@@ -5,25 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ui.commands._workload import positive_int
 from ui.output import print_json
 
 PREVIEW_CHARS = 300
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
 def register(sub) -> None:
     p = sub.add_parser("search", help="search the guidance index (Chinese or English)")
     p.add_argument("query", nargs="+", help="the question or keywords")
-    p.add_argument("--k", "-k", type=_positive, default=5, help="passages to return (default 5)")
+    p.add_argument("--k", "-k", type=positive_int, default=5, help="passages to return (default 5)")
     p.add_argument("--lang", choices=["zh", "en"], default=None, help="only passages in this language")
     p.add_argument("--doc", action="append", default=None, metavar="DOC_ID", help="only this doc id (repeatable)")
     p.add_argument("--topic", action="append", default=None, metavar="TOPIC", help="only this topic (repeatable)")
