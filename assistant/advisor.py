@@ -9,27 +9,26 @@ conversation history is this object's own.
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from typing import Any
 
 from langchain_core.callbacks import BaseCallbackHandler
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from assistant.answer import Answer, Citation, ToolCallRecord
 from assistant.llm import SYSTEM_PROMPT, brain_name, make_llm
+from assistant.llm.turn import LLMTurnInput, LLMTurnResult, answer_with_llm
 from assistant.offline.brain import OFFLINE_BRAIN_KEY, _outcomes, _text, make_offline_brain
 from assistant.offline.composer import passages_of
 from assistant.resources import Resources
 from assistant.understanding import language_of
 from assistant.verifier import Evidence, restate_evidence, verify_numbers
 from knowledge.settings import Settings
-from tools.errors import AdvisorError, ConfigError, InputError
+from tools.errors import InputError
 
 MAX_QUESTION_CHARS = 4000
 MAX_AGENT_STEPS = 12  # model ↔ tools round trips before we call it an endless loop
-LLM_ATTEMPTS = 2  # one try and one retry, then the offline brain
 
 
 class _ToolTimer(BaseCallbackHandler):
@@ -46,10 +45,6 @@ class _ToolTimer(BaseCallbackHandler):
         if run_id in self.started:
             name = f"tool:{self.names.get(run_id, 'tool')}"
             self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - self.started.pop(run_id)
-
-
-class LLMFailure(Exception):
-    """The LLM brain did not produce a usable answer (timeout, HTTP error, malformed calls, endless loop)."""
 
 
 class Advisor:
@@ -82,41 +77,42 @@ class Advisor:
         start = time.perf_counter()
         human = HumanMessage(content=text)
         messages = [*self.history, human]
+        user_texts = [_text(m) for m in messages if isinstance(m, HumanMessage)]
         brain_label = "offline"
         new: list[BaseMessage] | None = None
-        llm = self._llm
-        if llm is not None:
-            reason = ""
-            for _ in range(LLM_ATTEMPTS):
-                try:
-                    new = self._run(self._llm_graph(llm), messages, timings)
-                    _check_llm_output(new)
-                    brain_label = self.brain_spec
-                    break
-                except Exception as err:  # any LLM-side failure falls back; our own bugs still surface in tests
-                    reason = _failure_reason(err)
-                    new = None
-            if new is None:
-                brain_label = f"offline (fallback: {reason})"
+        llm_result: LLMTurnResult | None = None
+        if self._llm is not None:
+            llm = self._llm
+            llm_result = answer_with_llm(
+                LLMTurnInput(
+                    llm=llm,
+                    run=lambda msgs: self._run(self._llm_graph(llm), msgs, timings),
+                    messages=messages,
+                    verify=lambda answer, new_msgs: verify_numbers(answer, _evidence(new_msgs), user_texts),
+                    evidence_text=lambda new_msgs: restate_evidence(_evidence(new_msgs)),
+                    passages=lambda new_msgs: passages_of(_outcomes(new_msgs)),
+                    language=language_of(text),
+                )
+            )
+            if llm_result.new is not None:
+                new, brain_label = llm_result.new, self.brain_spec
+            else:
+                brain_label = f"offline (fallback: {llm_result.reason})"
+                llm_result = None
         if new is None:
             new = self._run(self._offline_graph(), messages, timings)
 
-        final = next(m for m in reversed(new) if isinstance(m, AIMessage) and not m.tool_calls)
-        answer_text = _text(final)
         outcomes = _outcomes(new)
-        passages = passages_of(outcomes)
         t = time.perf_counter()
-        if isinstance(final.additional_kwargs.get(OFFLINE_BRAIN_KEY), dict):
-            cited = final.additional_kwargs[OFFLINE_BRAIN_KEY]["citations"]
+        if llm_result is not None:
+            answer_text, cited, claims = llm_result.answer_text, llm_result.citations, llm_result.claims
         else:
-            answer_text, cited = _number_citations(answer_text, passages)
-        user_texts = [_text(m) for m in messages if isinstance(m, HumanMessage)]
-        records = [ToolCallRecord(name=o.name, args=o.args, result=o.result) for o in outcomes]
-        evidence = Evidence.from_tool_calls(records, passages=[(p["doc_id"], f"{p['title']}\n{p['section']}\n{p['text']}") for p in passages])
-        claims = verify_numbers(answer_text, evidence, user_texts)
-        if llm is not None and brain_label == self.brain_spec and any(c.backed_by is None for c in claims):
-            answer_text, claims = self._regenerate(llm, messages, new, answer_text, evidence, user_texts, passages)
+            final = next(m for m in reversed(new) if isinstance(m, AIMessage) and not m.tool_calls)
+            answer_text = _text(final)
+            cited = final.additional_kwargs[OFFLINE_BRAIN_KEY]["citations"]
+            claims = verify_numbers(answer_text, _evidence(new), user_texts)
         timings["verify"] = time.perf_counter() - t
+        records = [ToolCallRecord(name=o.name, args=o.args, result=o.result) for o in outcomes]
 
         self.history.extend([human, AIMessage(content=answer_text)])
         timings["total"] = time.perf_counter() - start
@@ -153,85 +149,16 @@ class Advisor:
     def _llm_graph(self, llm: Any) -> Any:
         return self.resources.graph(self.brain_spec, lambda: llm, system_prompt=SYSTEM_PROMPT)
 
-    def _regenerate(self, llm, messages, new, answer_text, evidence, user_texts, passages):
-        """One rewrite with the tool results restated; what is still unbacked gets flagged."""
-        bad = [c for c in verify_numbers(answer_text, evidence, user_texts) if c.backed_by is None]
-        prompt = (
-            "Your answer states numbers that no tool result or passage contains: "
-            + ", ".join(c.text for c in bad)
-            + ". Rewrite the answer using only these figures (and none of your own):\n"
-            + restate_evidence(evidence)
-        )
-        try:
-            reply = llm.invoke([*messages, *new, HumanMessage(content=prompt)])
-            candidate = _text(reply).strip()
-        except Exception:
-            candidate = ""
-        if candidate:
-            answer_text, _ = _number_citations(candidate, passages)
-        claims = verify_numbers(answer_text, evidence, user_texts)
-        unbacked = [c.text for c in claims if c.backed_by is None]
-        if unbacked:
-            zh = language_of(answer_text) == "zh"
-            note = ("⚠ 以下数字未能由工具结果核实：" if zh else "⚠ Unverified figures (not found in any tool result): ") + ", ".join(unbacked)
-            answer_text = f"{answer_text}\n\n{note}"
-        return answer_text, claims
-
-
 # ---------------------------------------------------------------- helpers
 
 
-def _check_llm_output(new: list[BaseMessage]) -> None:
-    final = new[-1] if new else None
-    if not isinstance(final, AIMessage):
-        raise LLMFailure("no final answer")
-    if getattr(final, "invalid_tool_calls", None):
-        raise LLMFailure("malformed tool call")
-    if final.tool_calls:
-        raise LLMFailure("unfinished tool calls")
-    if not _text(final).strip():
-        raise LLMFailure("empty answer")
-
-
-def _failure_reason(err: Exception) -> str:
-    name = type(err).__name__
-    text = str(err).splitlines()[0][:120] if str(err) else ""
-    if "Timeout" in name or "timed out" in text.lower():
-        return "LLM timed out"
-    if "RateLimit" in name:
-        return "LLM rate limited"
-    if "GraphRecursion" in name:
-        return "LLM looped over tools without answering"
-    status = getattr(err, "status_code", None) or getattr(getattr(err, "response", None), "status_code", None)
-    if "InternalServer" in name or "APIStatus" in name or (isinstance(status, int) and status >= 500) or "500" in text:
-        return f"LLM server error ({text})"
-    if "Connection" in name:
-        return "LLM unreachable"
-    if isinstance(err, LLMFailure):
-        return f"LLM {text}"
-    return f"LLM failed: {name}"
-
-
-_DOC_REF = re.compile(r"\[([a-z0-9][\w:.\-]*(?:\s*§[^\]]*)?)\]")
-
-
-def _number_citations(text: str, passages: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
-    """Turn an LLM's `[doc_id]` references into `[n]` markers with a citation list."""
-    by_id: dict[str, dict[str, Any]] = {}
-    for p in passages:
-        by_id.setdefault(p["doc_id"], p)
-    cited: list[dict[str, Any]] = []
-
-    def repl(m: re.Match) -> str:
-        doc_id = m.group(1).split("§")[0].strip()
-        p = by_id.get(doc_id)
-        if p is None:
-            return m.group(0)
-        if p not in cited:
-            cited.append(p)
-        return f"[{cited.index(p) + 1}]"
-
-    return _DOC_REF.sub(repl, text), cited
+def _evidence(new: list[BaseMessage]) -> Evidence:
+    outcomes = _outcomes(new)
+    records = [ToolCallRecord(name=o.name, args=o.args, result=o.result) for o in outcomes]
+    passages = passages_of(outcomes)
+    return Evidence.from_tool_calls(
+        records, passages=[(p["doc_id"], f"{p['title']}\n{p['section']}\n{p['text']}") for p in passages]
+    )
 
 
 def _recommendation(outcomes) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:

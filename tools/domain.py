@@ -217,6 +217,11 @@ class ModelSpec(Strict):
     kv_lora_rank: int | None = Field(default=None, description="MLA compressed KV size")
     qk_rope_head_dim: int | None = Field(default=None, description="MLA decoupled RoPE key size")
     sliding_window: int | None = None
+    layer_types: list[str] | None = Field(
+        default=None,
+        description="per-layer attention kind as HF config.json `layer_types` writes it: 'full_attention' or "
+        "'sliding_attention' (Gemma-2/3 alternate them); None: every layer full, or all sliding when sliding_window is set",
+    )
     intermediate_size: int | None = None
     vocab_size: int | None = None
     max_context: int | None = None

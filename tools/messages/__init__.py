@@ -1,0 +1,17 @@
+"""The message catalog: every Note code and Change in English and Chinese, rendered by one pure function.
+
+`render(note, lang)` -> the sentence for a `tools.notes.Note`;
+`render_change(change, lang, surface="chat"|"cli")` -> advice or CLI flags for a `Change`.
+Every layer may call these (the CLI, the offline brain, the web panel, Slack, the export);
+calculators never do. Tables live one module per domain (`tools/messages/<domain>.py`), each a
+dict ``code -> (en, zh)`` where a template is a format string over the note's params with the
+typed format specs of `tools.messages.format` (``{needed_gib:gib}``, ``{cost:money}`` …) or a
+callable ``(params, formatter) -> str`` when the sentence needs logic (plurals, optional parts).
+"""
+
+from __future__ import annotations
+
+from tools.messages.catalog import all_codes, render, render_change, render_params, has_code  # noqa: F401
+from tools.messages.format import Formatter, formatter  # noqa: F401
+
+__all__ = ["Formatter", "all_codes", "formatter", "has_code", "render", "render_change", "render_params"]

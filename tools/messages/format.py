@@ -1,0 +1,166 @@
+"""Numbers, money, units and dates as each language writes them.
+
+Used by the message templates through typed format specs, e.g.
+``"{needed_gib:gib} per GPU"`` or ``"{monthly:money_m}"``. A money spec reads the
+currency from the parameter ``<name>_currency`` or else ``currency``. Chinese prose
+writes large amounts with 万 (``¥1.5万``), tables keep digits (``¥15,000``): the
+spec ``money_t`` is the table form. Names, ids and established terms (LoRA,
+NVLink, bf16, KV cache) are never translated.
+"""
+
+from __future__ import annotations
+
+import math
+import string
+from typing import Any, Callable
+
+SYMBOL = {"CNY": "¥", "USD": "$"}
+PER = {
+    "en": {"hour": "/h", "day": "/day", "month": "/month", "year": "/year", "job": " for the job", None: ""},
+    "zh": {"hour": "/小时", "day": "/天", "month": "/月", "year": "/年", "job": "（整个任务）", None: ""},
+}
+
+
+def _digits(x: float) -> int:
+    return 3 if abs(x) < 10 else 2 if abs(x) < 1000 else 0
+
+
+class Formatter:
+    """Formatting for one language ('en' or 'zh')."""
+
+    def __init__(self, lang: str):
+        self.lang = "zh" if lang == "zh" else "en"
+
+    @property
+    def zh(self) -> bool:
+        return self.lang == "zh"
+
+    # -------------------------------------------------------------- numbers
+
+    def g(self, x: Any) -> str:
+        if isinstance(x, float) and x.is_integer() and abs(x) < 1e15:
+            return f"{int(x):,}"
+        if isinstance(x, (int, float)):
+            return f"{x:,.4g}" if abs(x) < 1e6 else f"{x:,.0f}"
+        return str(x)
+
+    def int(self, x: Any) -> str:
+        return f"{round(float(x)):,}"
+
+    def fixed1(self, x: Any) -> str:
+        return f"{float(x):,.1f}"
+
+    def pct(self, fraction: Any) -> str:
+        v = float(fraction) * 100
+        return f"{v:.0f}%" if abs(v - round(v)) < 0.05 or abs(v) >= 10 else f"{v:.1f}%"
+
+    def big(self, x: Any) -> str:
+        """Token and parameter counts: 1.2T / 50B / 300M, or 1.2 万亿 / 500 亿 / 3 亿 in Chinese."""
+        v = float(x)
+        if self.zh:
+            for unit, name in ((1e12, "万亿"), (1e8, "亿"), (1e4, "万")):
+                if abs(v) >= unit:
+                    return f"{v / unit:,.3g} {name}"
+            return self.g(v)
+        for unit, name in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+            if abs(v) >= unit:
+                return f"{v / unit:,.3g}{name}"
+        return self.g(v)
+
+    # -------------------------------------------------------------- units
+
+    def gib(self, x: Any) -> str:
+        return f"{float(x):,.1f} GiB"
+
+    def gb(self, x: Any) -> str:
+        return f"{float(x):,.4g} GB"
+
+    def hours(self, x: Any) -> str:
+        v = float(x)
+        return f"{v:,.1f} 小时" if self.zh else f"{v:,.1f} h"
+
+    def days(self, x: Any) -> str:
+        v = float(x)
+        return f"{v:,.1f} 天" if self.zh else f"{v:,.1f} days"
+
+    def ms(self, x: Any) -> str:
+        v = float(x)
+        return f"{v:,.0f} ms" if v >= 10 else f"{v:,.1f} ms"
+
+    def tok_s(self, x: Any) -> str:
+        v = float(x)
+        return f"{v:,.0f} tok/s" if v >= 10 else f"{v:,.1f} tok/s"
+
+    def req_s(self, x: Any) -> str:
+        return f"{float(x):,.2f} req/s"
+
+    def tflops(self, x: Any) -> str:
+        return f"{float(x):,.1f} TFLOPS"
+
+    def gbps(self, x: Any) -> str:
+        return f"{float(x):,.0f} GB/s"
+
+    def date(self, iso: Any) -> str:
+        return str(iso)
+
+    # -------------------------------------------------------------- money
+
+    def money(self, x: Any, currency: str | None, per: str | None = None, *, table: bool = False) -> str:
+        if x is None:
+            return "未知" if self.zh else "unknown"
+        v = float(x)
+        sym = SYMBOL.get(str(currency or "USD"), "")
+        if self.zh and not table and abs(v) >= 10_000 and math.isfinite(v):
+            text = f"{sym}{v / 10_000:,.2f}".rstrip("0").rstrip(".") + "万"
+        else:
+            text = f"{sym}{v:,.{_digits(v)}f}"
+        return text + PER[self.lang].get(per, "")
+
+
+_MONEY_SPECS = {
+    "money": (None, False), "money_t": (None, True),
+    "money_h": ("hour", False), "money_ht": ("hour", True),
+    "money_d": ("day", False), "money_m": ("month", False), "money_mt": ("month", True),
+    "money_y": ("year", False), "money_job": ("job", False),
+}
+_SIMPLE_SPECS = ("g", "int", "fixed1", "pct", "big", "gib", "gb", "hours", "days", "ms", "tok_s", "req_s", "tflops", "gbps", "date")
+
+
+class _TemplateFormatter(string.Formatter):
+    """`{name:spec}` with our specs; plain Python specs still work (`{x:.1f}`)."""
+
+    def __init__(self, f: Formatter, params: dict[str, Any]):
+        self.f = f
+        self.params = params
+        self._field = ""
+
+    def get_field(self, field_name, args, kwargs):  # remember which param a spec applies to (for its currency)
+        self._field = field_name.split(".")[0].split("[")[0]
+        return super().get_field(field_name, args, kwargs)
+
+    def format_field(self, value: Any, spec: str) -> str:
+        if spec in _MONEY_SPECS:
+            per, table = _MONEY_SPECS[spec]
+            currency = self.params.get(f"{self._field}_currency") or self.params.get("currency")
+            return self.f.money(value, currency, per, table=table)
+        if spec in _SIMPLE_SPECS:
+            return "?" if value is None else getattr(self.f, spec)(value)
+        if spec == "zh_name":  # a name with a Chinese form in `<field>_zh` (provider names)
+            return str(self.params.get(f"{self._field}_zh") or value) if self.f.zh else str(value)
+        if value is None:
+            return "?"
+        return super().format_field(value, spec)
+
+
+Template = str | Callable[[dict[str, Any], Formatter], str]
+
+
+def fill(template: Template, params: dict[str, Any], lang: str) -> str:
+    f = Formatter(lang)
+    if callable(template):
+        return template(params, f)
+    return _TemplateFormatter(f, params).format(template, **params)
+
+
+def formatter(lang: str) -> Formatter:
+    return Formatter(lang)
