@@ -21,6 +21,7 @@ COMMANDS = [
     "vram",
     "train_time",
     "cost",
+    "serving",
     "recommend",
     "catalog",
     "index",

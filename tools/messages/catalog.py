@@ -1,25 +1,33 @@
 """The registry: domain tables merged once, `render` and `render_change`.
 
 A domain module (`tools/messages/<domain>.py`) exports ``MESSAGES: dict[str, tuple[Template, Template]]``
-(code -> (en, zh)). Add the module's name to `DOMAINS` below. Codes must be unique across domains.
+(code -> (en, zh)). Every module of this package except `catalog` and `format` is a domain table, found
+by name at first use (so a new domain touches only its own file). Codes must be unique across domains.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from functools import lru_cache
 from typing import Any
 
 from tools.messages.format import Template, fill
 from tools.notes import Change, Note
 
-DOMAINS: tuple[str, ...] = ("changes",)
+_NOT_TABLES = {"catalog", "format"}
+
+
+def _domains() -> list[str]:
+    import tools.messages as package
+
+    return sorted(m.name for m in pkgutil.iter_modules(package.__path__) if m.name not in _NOT_TABLES and not m.name.startswith("_"))
 
 
 @lru_cache(maxsize=1)
 def _table() -> dict[str, tuple[Template, Template]]:
     merged: dict[str, tuple[Template, Template]] = {}
-    for name in DOMAINS:
+    for name in _domains():
         module = importlib.import_module(f"tools.messages.{name}")
         for code, pair in module.MESSAGES.items():
             if code in merged:

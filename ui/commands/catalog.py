@@ -31,7 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=__doc__.split("\n\n")[0],
         epilog="examples: catalog gpus --region cn | catalog instances --provider aws --gpu H100 | catalog show llama-2-13b",
     )
-    p.add_argument("what", choices=[*LISTS, "show"], help="what to list, or 'show NAME'")
+    p.add_argument("what", choices=[*LISTS, "show", "refresh"],
+                   help="what to list, 'show NAME', or 'refresh' (fetch current public prices; the one networked command)")
     p.add_argument("name", nargs="?", help="with 'show': a GPU, model, provider or PROVIDER/INSTANCE")
     p.add_argument("--provider", help="only this provider (key or name, e.g. aws, 阿里云)")
     p.add_argument("--gpu", help="only instances with this GPU (e.g. H100, 'A100 80GB')")
@@ -45,6 +46,10 @@ def run(args: argparse.Namespace) -> int:
     from knowledge.catalog import load_catalog
     from knowledge.settings import Settings
 
+    if args.what == "refresh":
+        from ui.commands.catalog_refresh import run_refresh
+
+        return run_refresh(args)
     if args.what == "show" and not args.name:
         raise UnknownNameError("entry", "", ["give a name: catalog show A100-80GB"])
     if args.what != "show" and args.name:
