@@ -46,7 +46,16 @@ class Settings(BaseSettings):
     llm_base_url: str | None = None
     llm_api_key: str | None = Field(default=None, repr=False)
     llm_timeout: float = Field(default=60.0, gt=0)
+    llm_temperature: float | None = Field(default=None, ge=0, le=2, description="None: the provider/model quirk table's value, else 0")
+    llm_extra_body: dict[str, Any] | None = Field(
+        default=None, description="extra JSON fields for every LLM request (env: a JSON object; YAML: a mapping)"
+    )
+    llm_num_ctx: int = Field(default=16384, gt=0, description="ollama preset: context window (num_ctx) per request")
+    llm_max_calls: int = Field(default=8, gt=0, description="model calls per question before the loop is cut")
+    llm_question_timeout: float = Field(default=120.0, gt=0, description="seconds per question for the LLM path")
     feedback_path: Path | None = None
+    lang: str = Field(default="auto", pattern="^(auto|en|zh)$", description="answer language: auto follows the question")
+    today: dt.date | None = Field(default=None, description="the date prices are aged against (tests); None: the real date")
 
     @property
     def exchange_rate(self) -> ExchangeRate:
@@ -57,6 +66,10 @@ class Settings(BaseSettings):
             as_of=self.usd_cny_as_of or dt.date.today(),
             source="configured (GPU_ADVISOR_USD_CNY)",
         )
+
+    @property
+    def today_date(self) -> dt.date:
+        return self.today or dt.date.today()
 
     @property
     def index_dir(self) -> Path:
