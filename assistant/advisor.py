@@ -92,6 +92,10 @@ class Advisor:
                     evidence_text=lambda new_msgs: restate_evidence(_evidence(new_msgs)),
                     passages=lambda new_msgs: passages_of(_outcomes(new_msgs)),
                     language=language_of(text),
+                    tools=self.resources.tools,
+                    system_prompt=SYSTEM_PROMPT,
+                    settings=self.settings,
+                    timings=timings,
                 )
             )
             if llm_result.new is not None:

@@ -33,6 +33,11 @@ class LLMTurnInput:
     passages: Callable[[list[BaseMessage]], list[dict[str, Any]]]  # retrieved passages of the turn
     language: str = "en"
     needs_number: bool = False  # the understanding layer says the question asks for a computed figure
+    tools: list[Any] = field(default_factory=list)  # the advisor's LangChain tools (for a rewrite that may call them)
+    system_prompt: str = ""
+    settings: Any = None  # knowledge.settings.Settings: request options, limits
+    timings: dict[str, float] = field(default_factory=dict)  # filled in place: seconds per step
+    state_summary: str = ""  # the conversation state in a few lines, for capping the history sent to the model
 
 
 @dataclass
