@@ -1,16 +1,21 @@
 """`Advisor`: one conversation with the GPU advisor.
 
-`Advisor().ask(question)` runs one LangChain agent loop (offline brain by
-default, or a configured LLM) over the advisor's tools, then checks every
-number in the answer against the tool results and passages. Heavy resources
-(catalog, embedding model, index) are shared between advisors; the
-conversation history is this object's own.
+`Advisor().ask(question)` reads the turn once (`assistant.understand`: a typed
+slot update and a frame), advances the conversation state, and runs one
+LangChain agent loop — the offline brain by default, which plans from the
+state and never re-reads the conversation, or a configured LLM — then checks
+every number in the answer against the tools' typed results, the passages and
+the user's own words. UI settings reach the state through
+`set_preferences(...)`, never as words. Heavy resources (catalog, embedding
+models, index, name automaton) are shared between advisors; the conversation
+state is this object's own.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+import unicodedata
 from typing import Any
 
 from langchain_core.callbacks import BaseCallbackHandler
@@ -19,16 +24,22 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from assistant.answer import Answer, Citation, ToolCallRecord
 from assistant.llm import SYSTEM_PROMPT, brain_name, make_llm
 from assistant.llm.turn import LLMTurnInput, LLMTurnResult, answer_with_llm
-from assistant.offline.brain import OFFLINE_BRAIN_KEY, _outcomes, _text, make_offline_brain
-from assistant.offline.composer import passages_of
+from assistant.offline.brain import OFFLINE_BRAIN_KEY, _text, make_offline_brain, outcomes
+from assistant.offline.context import CONTEXT_KEY, TurnContext
 from assistant.resources import Resources
-from assistant.understanding import language_of
+from assistant.understand import ConversationState, Preferences, TurnReading
+from assistant.understand.slots import Frame
 from assistant.verifier import Evidence, restate_evidence, verify_numbers
 from knowledge.settings import Settings
 from tools.errors import InputError
+from tools.notes import Note
 
-MAX_QUESTION_CHARS = 4000
+MAX_QUESTION_CHARS = 20_000  # pasted documents are welcome up to this size; the answer says when more was cut
 MAX_AGENT_STEPS = 12  # model ↔ tools round trips before we call it an endless loop
+HISTORY_TURNS = 6  # earlier turns sent to an LLM (the state carries what they said)
+NUMERIC_FRAMES = {Frame.feasibility, Frame.memory, Frame.recommend, Frame.train_time, Frame.deadline, Frame.cost,
+                  Frame.serving, Frame.comparison, Frame.catalog_filter, Frame.spec}
+PREFERENCE_AUTO = ("auto", "", None)
 
 
 class _ToolTimer(BaseCallbackHandler):
@@ -47,6 +58,14 @@ class _ToolTimer(BaseCallbackHandler):
             self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - self.started.pop(run_id)
 
 
+def clean_text(text: str) -> str:
+    """Text a user can send us: lone surrogates and undecodable bytes become U+FFFD, control characters spaces."""
+    if not isinstance(text, str):
+        text = str(text or "")
+    text = text.encode("utf-8", "replace").decode("utf-8", "replace")
+    return "".join(" " if unicodedata.category(c) == "Cc" and c not in "\n\t" else c for c in text)
+
+
 class Advisor:
     def __init__(self, settings: Settings | None = None, *, llm: str | None = None, resources: Resources | None = None):
         self.settings = settings or (resources.settings if resources else Settings.load())
@@ -55,29 +74,103 @@ class Advisor:
         # built once (a bad --llm fails here, before the first question) and shared by the loop and the rewrite
         self._llm = make_llm(self.brain_spec, self.settings) if self.brain_spec != "offline" else None
         self.history: list[BaseMessage] = []
+        self.state = ConversationState()
+        self._defaults_applied = False
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------ public
 
     def ask(self, question: str) -> Answer:
-        text = (question or "").strip()
+        text = clean_text(question).strip()
         if not text:
             raise InputError("The question is empty: ask about a model, a GPU, a budget or a provider.")
-        text = text[:MAX_QUESTION_CHARS]
+        notices: list[Note] = []
+        if len(text) > MAX_QUESTION_CHARS:
+            notices.append(Note.of("notice.cut", total=len(text), kept=MAX_QUESTION_CHARS))
+            text = text[:MAX_QUESTION_CHARS]
         with self._lock:
-            return self._ask(text)
+            return self._ask(text, notices)
+
+    def set_preferences(self, *, currency: str | None = None, region: str | None = None, billing: str | None = None,
+                        lang: str | None = None) -> None:
+        """Settings for the rest of the conversation; 'auto' (or '') clears one. The latest stated value wins,
+        whether it was typed in a question or set here."""
+        with self._lock:
+            self._apply_defaults()
+            cleared = tuple(n for n, v in (("currency", currency), ("region", region), ("billing", billing), ("lang", lang))
+                            if v is not None and v in PREFERENCE_AUTO)
+            if cleared:
+                self.state = self.state.without_preferences(cleared)
+            set_ = {n: v for n, v in (("currency", currency), ("region", region), ("billing", billing), ("lang", lang))
+                    if v not in PREFERENCE_AUTO}
+            if set_:
+                self.state = self.state.with_preferences(Preferences(**set_))
 
     def reset(self) -> None:
-        self.history.clear()
+        with self._lock:
+            self.history.clear()
+            self.state = ConversationState()
+            self._defaults_applied = False
 
-    # ------------------------------------------------------------ the loop
+    # ------------------------------------------------------------ the turn
 
-    def _ask(self, text: str) -> Answer:
+    def _apply_defaults(self) -> None:
+        """Configured currency/region act as settings below anything the user says."""
+        if self._defaults_applied:
+            return
+        self._defaults_applied = True
+        s = self.settings
+        prefs: dict[str, Any] = {}
+        if s.currency:
+            prefs["currency"] = s.currency.value
+        if s.region.value != "any":
+            prefs["region"] = s.region.value
+        if s.lang in ("en", "zh"):
+            prefs["lang"] = s.lang
+        if prefs:
+            self.state = self.state.with_preferences(Preferences(**prefs))
+
+    def _context(self, tr: TurnReading, notices: list[Note]) -> TurnContext:
+        r = tr.reading
+        state = tr.state
+        lang = state.lang.value if state.lang else r.language
+        if r.split.instructions:
+            notices = [*notices, Note.of("notice.pasted_instruction", instructions=r.split.instructions[:2])]
+        pasted = sorted(k for k in r.pasted_slots if k not in ("pasted", "pasted_instruction"))
+        if pasted:
+            notices = [*notices, Note.of("notice.pasted_read", slots=pasted)]
+        catalog = self.resources.catalog
+        return TurnContext(
+            frame=tr.frame,
+            slots=state.values(),
+            sources={k: v.source for k, v in state.slots.items()},
+            lang=lang,
+            currency=state.currency.value if state.currency else None,
+            question=r.split.own or r.split.pasted[:400],
+            notices=notices,
+            problems=list(r.problems),
+            unknown_model=r.unknown_model if not (state.has("model") or state.has("params")) else None,
+            model_suggestions=catalog.closest_models(r.unknown_model) if r.unknown_model else [],
+            unknown_gpu=r.unknown_gpu,
+            gpu_suggestions=catalog._gpu_names.closest(r.unknown_gpu) if r.unknown_gpu else [],
+            training=r.training,
+            confidence=tr.decision.confidence,
+            turn=state.turn,
+        )
+
+    def _ask(self, text: str, notices: list[Note]) -> Answer:
         timings: dict[str, float] = {}
         start = time.perf_counter()
-        human = HumanMessage(content=text)
-        messages = [*self.history, human]
-        user_texts = [_text(m) for m in messages if isinstance(m, HumanMessage)]
+        self._apply_defaults()
+        t = time.perf_counter()
+        tr = self.resources.understanding.turn(text, self.state)
+        self.state = tr.state
+        ctx = self._context(tr, notices)
+        timings["understand"] = time.perf_counter() - t
+        user_texts = [tr.reading.split.own] if tr.reading.split.own else []
+        user_texts += [_text(m) for m in self.history if isinstance(m, HumanMessage)]
+        human = HumanMessage(content=text, additional_kwargs={CONTEXT_KEY: ctx.model_dump(mode="json")})
+        messages = [*self.history[-2 * HISTORY_TURNS :], human]
         brain_label = "offline"
         new: list[BaseMessage] | None = None
         llm_result: LLMTurnResult | None = None
@@ -87,15 +180,17 @@ class Advisor:
                 LLMTurnInput(
                     llm=llm,
                     run=lambda msgs: self._run(self._llm_graph(llm), msgs, timings),
-                    messages=messages,
+                    messages=[*self.history[-2 * HISTORY_TURNS :], HumanMessage(content=text)],
                     verify=lambda answer, new_msgs: verify_numbers(answer, _evidence(new_msgs), user_texts),
                     evidence_text=lambda new_msgs: restate_evidence(_evidence(new_msgs)),
-                    passages=lambda new_msgs: passages_of(_outcomes(new_msgs)),
-                    language=language_of(text),
+                    passages=lambda new_msgs: _passages(outcomes(new_msgs)),
+                    language=ctx.lang,
+                    needs_number=tr.frame in NUMERIC_FRAMES,
                     tools=self.resources.tools,
                     system_prompt=SYSTEM_PROMPT,
                     settings=self.settings,
                     timings=timings,
+                    state_summary=_state_summary(ctx),
                 )
             )
             if llm_result.new is not None:
@@ -106,7 +201,7 @@ class Advisor:
         if new is None:
             new = self._run(self._offline_graph(), messages, timings)
 
-        outcomes = _outcomes(new)
+        results = outcomes(new)
         t = time.perf_counter()
         if llm_result is not None:
             answer_text, cited, claims = llm_result.answer_text, llm_result.citations, llm_result.claims
@@ -116,14 +211,15 @@ class Advisor:
             cited = final.additional_kwargs[OFFLINE_BRAIN_KEY]["citations"]
             claims = verify_numbers(answer_text, _evidence(new), user_texts)
         timings["verify"] = time.perf_counter() - t
-        records = [ToolCallRecord(name=o.name, args=o.args, result=o.result) for o in outcomes]
+        records = [ToolCallRecord(name=o.name, args=o.args, result=o.result) for o in results]
 
-        self.history.extend([human, AIMessage(content=answer_text)])
+        self.history.extend([HumanMessage(content=text), AIMessage(content=answer_text)])
+        del self.history[: max(0, len(self.history) - 4 * HISTORY_TURNS)]
         timings["total"] = time.perf_counter() - start
-        recommendation, options = _recommendation(outcomes)
+        recommendation, options = _recommendation(results)
         return Answer(
             answer=answer_text,
-            language=language_of(text),
+            language=ctx.lang,
             tool_calls=records,
             citations=[
                 Citation(marker=n, doc_id=p["doc_id"], title=p["title"], section=p["section"], lang=p.get("lang", ""), text=p.get("text", ""))
@@ -133,6 +229,7 @@ class Advisor:
             options=options,
             numbers=claims,
             brain=brain_label,
+            frame=tr.frame.value,
             timings={k: round(v, 4) for k, v in timings.items()},
         )
 
@@ -153,21 +250,44 @@ class Advisor:
     def _llm_graph(self, llm: Any) -> Any:
         return self.resources.graph(self.brain_spec, lambda: llm, system_prompt=SYSTEM_PROMPT)
 
+
 # ---------------------------------------------------------------- helpers
 
 
+def _passages(results) -> list[dict[str, Any]]:
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for o in results:
+        if o.name == "search_guidance" and not o.error:
+            for p in o.result.get("passages", []):
+                key = (p["doc_id"], p["section"])
+                if key not in seen:
+                    seen.add(key)
+                    out.append(p)
+    return out
+
+
 def _evidence(new: list[BaseMessage]) -> Evidence:
-    outcomes = _outcomes(new)
-    records = [ToolCallRecord(name=o.name, args=o.args, result=o.result) for o in outcomes]
-    passages = passages_of(outcomes)
+    results = outcomes(new)
+    records = [ToolCallRecord(name=o.name, args=o.args, result=o.result) for o in results]
+    passages = _passages(results)
     return Evidence.from_tool_calls(
         records, passages=[(p["doc_id"], f"{p['title']}\n{p['section']}\n{p['text']}") for p in passages]
     )
 
 
-def _recommendation(outcomes) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
-    for o in reversed(outcomes):
+def _state_summary(ctx: TurnContext) -> str:
+    """The conversation state in a few lines, for an LLM that sees only the recent turns."""
+    lines = [f"frame: {ctx.frame.value}"]
+    for k, v in ctx.slots.items():
+        lines.append(f"{k}: {v}")
+    return "\n".join(lines)
+
+
+def _recommendation(results) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    for o in reversed(results):
         if o.name == "recommend_config" and isinstance(o.result, dict) and not o.result.get("error"):
             options = o.result.get("options") or []
-            return (options[0] if options else None), options
+            priced = [x for x in options if x.get("price_per_hour") is not None]
+            return ((priced or options)[0] if options else None), options
     return None, []

@@ -38,6 +38,7 @@ class Answer(BaseModel):
     options: list[dict[str, Any]] = Field(default_factory=list, description="all ranked options, for tables and charts")
     numbers: list[NumberClaim] = Field(default_factory=list)
     brain: str = "offline"
+    frame: str | None = Field(default=None, description="what the question asked, as the understanding layer read it")
     timings: dict[str, float] = Field(default_factory=dict)
 
     @property

@@ -55,6 +55,14 @@ class Resources:
         with self._lock:
             return load_catalog(self.settings)
 
+    @cached_property
+    def understanding(self):
+        """The reader, frame model and example bank for this catalog (compiled once, shared by conversations)."""
+        from assistant.understand import Understanding
+
+        with self._lock:
+            return Understanding(self.catalog)
+
     @property
     def fx(self) -> ExchangeRate:
         return self.settings.exchange_rate

@@ -37,12 +37,13 @@ from tools.domain import GB, GIB, Mode, ModelSpec, Precision, Strict  # noqa: E4
 from tools.schemas import TrainTimeRequest, VramRequest  # noqa: E402
 from tools.train_time import estimate_train_time  # noqa: E402
 from tools.vram import estimate_vram  # noqa: E402
+from tools.vram_codes import Component  # noqa: E402
 from tools.vram_shape import model_from_params  # noqa: E402
 
 MEMORY_FILE = ROOT / "tests" / "data" / "published_memory.yaml"
 HOURS_FILE = ROOT / "tests" / "data" / "published_gpu_hours.yaml"
 UNIT_BYTES = {"GB": GB, "GiB": GIB, "MiB": 2**20, "MB": 1000**2}
-OVERHEAD_LINES = ("CUDA context + framework", "allocator fragmentation")
+OVERHEAD_LINES = (Component.cuda_context.value, Component.fragmentation.value)  # breakdown_gib keys
 TARGET_MEDIAN, TARGET_MAX, TARGET_HOURS = 0.15, 0.35, 0.25
 SIZES_LLAMA_FACTORY = {  # README columns, GB: method → {size in B: GB}
     "full_amp": {7: 120, 14: 240, 30: 600, 70: 1200},

@@ -13,7 +13,7 @@ import pytest
 from knowledge.catalog import load_catalog
 from knowledge.catalog.loader import BUILTIN_DIR, build_catalog
 from knowledge.settings import Settings
-from tools.domain import AttentionType, Billing, Currency, ModelKind, PriceGrade
+from tools.domain import AttentionType, Billing, Currency, DatePrecision, ModelKind, PriceGrade, PriceOrigin
 
 
 @pytest.fixture(scope="module")
@@ -26,6 +26,15 @@ def test_counts_meet_the_issue(catalog):
     assert len(catalog.models) >= 40
     assert len(catalog.providers) >= 12
     assert len(catalog.instances) >= 600
+
+
+def test_exact_counts_of_the_rebuilt_data(catalog):
+    # knowledge/catalog/rebuild_builtin.py from shared/data (cloud + CN + CN sourced): a change here is a data change
+    assert len(catalog.gpus) == 66  # + Tesla P40 and M40 for Tencent GN8 / GN2
+    assert len(catalog.providers) == 39  # + 7 Chinese marketplaces, AladdinEdu, Baidu, Volcano Engine
+    assert len(catalog.instances) == 776
+    assert sum(len(i.prices) for i in catalog.instances) == 837
+    assert sum(1 for i in catalog.instances if i.prices) == 690
 
 
 def test_build_is_fast_enough_for_the_cli():
@@ -47,11 +56,17 @@ def test_every_price_has_source_grade_and_a_real_date_or_none(catalog):
             assert isinstance(p.grade, PriceGrade)
             assert p.grade != PriceGrade.user  # built-in data has no user prices
             assert p.amount > 0, inst.key
-            assert p.age_text == (f"as of {p.as_of.isoformat()}" if p.as_of else "date unknown")
-    assert n >= 700
+            assert p.origin == PriceOrigin.built_in
+            if p.as_of is None:
+                assert p.age_text == "date unknown" and p.precision is None and not p.as_of_inferred
+            elif p.precision == DatePrecision.day:
+                assert p.age_text == f"as of {p.as_of.isoformat()}"
+            else:  # month-level dates are stored as the 1st and shown as the month
+                assert p.as_of.day == 1 and p.as_of_label == p.as_of.strftime("%Y-%m"), inst.key
+    assert n >= 800
 
 
-@pytest.mark.parametrize("provider", ["alibaba", "tencent", "huawei"])
+@pytest.mark.parametrize("provider", ["alibaba", "huawei"])
 def test_no_invented_chinese_cloud_prices(catalog, provider):
     # The public sources hold no official price for these clouds: every instance is listed unpriced.
     mine = [i for i in catalog.instances if i.provider == provider]
@@ -60,11 +75,33 @@ def test_no_invented_chinese_cloud_prices(catalog, provider):
     assert all("price unknown" in (i.notes or "") for i in mine)
 
 
+def test_tencent_prices_are_official_undated_and_ranges_stay_unpriced(catalog):
+    # Tencent's own (historical, undated) price page: official, no date, its URL on every price;
+    # the one instance the page lists only as a range has no price and says so.
+    mine = [i for i in catalog.instances if i.provider == "tencent"]
+    assert len(mine) == 32
+    priced = [i for i in mine if i.prices]
+    assert len(priced) == 31 and sum(len(i.prices) for i in mine) == 62
+    for i in priced:
+        for p in i.prices:
+            assert (p.grade, p.as_of, p.currency) == (PriceGrade.official, None, Currency.CNY), i.key
+            assert p.source_url.startswith("https://github.com/tencentyun/qcloud-documents/blob/"), i.key
+            assert p.covers.compute_only and {"system_disk", "data_disk", "bandwidth"} <= {x.value for x in p.covers.excludes}
+    unpriced = [i for i in mine if not i.prices]
+    assert [i.instance for i in unpriced] == ["GN10X.4XLARGE80"]
+    assert "price unknown" in unpriced[0].notes and "32.79-36.49" in unpriced[0].notes
+
+
 def test_required_providers_present(catalog):
-    for key in ["aws", "gcp", "azure", "lambda", "runpod", "oci", "nebius", "aws-china", "alibaba", "tencent", "huawei", "vast"]:
+    for key in ["aws", "gcp", "azure", "lambda", "runpod", "oci", "nebius", "aws-china", "alibaba", "tencent", "huawei", "vast",
+                "autodl", "gpushare", "matpool", "suanjiayun", "chenjianyun", "compshare", "gongjiyun", "aladdinedu", "baidu",
+                "volcengine"]:
         assert key in catalog.providers, key
     assert catalog.provider("阿里云").key == "alibaba"
     assert catalog.provider("腾讯云").key == "tencent"
+    for zh, key in (("恒源云", "gpushare"), ("矩池云", "matpool"), ("算家云", "suanjiayun"), ("晨涧云", "chenjianyun"),
+                    ("优云智算", "compshare"), ("共绩算力", "gongjiyun"), ("百度智能云", "baidu"), ("火山引擎", "volcengine")):
+        assert catalog.provider(zh).key == key
 
 
 def test_instance_and_price_ids_unique(catalog):
@@ -288,3 +325,34 @@ def test_ambiguous_short_names_ask_instead_of_guessing(catalog):
         with pytest.raises(UnknownNameError) as info:
             catalog.gpu(name)
         assert expected <= set(info.value.suggestions)
+
+
+def test_coverage_report_is_current():
+    # benchmarks/catalog_coverage.md is generated; re-running it for the day it names must reproduce it
+    import os
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    committed = (root / "benchmarks" / "catalog_coverage.md").read_text(encoding="utf-8")
+    day = re.search(r"on (\d{4}-\d{2}-\d{2}) \(prices aged", committed).group(1)
+    env = {**os.environ, "GPU_ADVISOR_TODAY": day}
+    out = subprocess.run([sys.executable, str(root / "benchmarks" / "catalog_coverage.py")], capture_output=True, text=True,
+                         env=env, check=True, cwd=root).stdout
+    assert out == committed, "stale: python benchmarks/catalog_coverage.py > benchmarks/catalog_coverage.md"
+
+
+_SHARED = BUILTIN_DIR.parents[2].parent / "shared" / "data"
+
+
+@pytest.mark.skipif(not (_SHARED / "cn_gpu_prices_sourced.csv").is_file(), reason="needs ../shared/data (developer checkout only)")
+def test_rebuild_from_shared_data_reproduces_the_committed_files(tmp_path):
+    from knowledge.catalog.rebuild_builtin import main as rebuild
+
+    assert rebuild(["--shared", str(_SHARED), "--out", str(tmp_path)]) == 0
+    for name in ("instances.csv", "prices.csv"):
+        assert (tmp_path / name).read_text(encoding="utf-8") == (BUILTIN_DIR / name).read_text(encoding="utf-8"), name
+    source = (BUILTIN_DIR.parent / "sources" / "cn_gpu_prices_sourced.csv").read_bytes()
+    assert source == (_SHARED / "cn_gpu_prices_sourced.csv").read_bytes()

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from knowledge.catalog.loader import BUILTIN, build_catalog
+from tools.domain import Billing, DatePrecision
 from tools.errors import ConfigError
 
 GPU = ("{key: G1, name: G1, vendor: NVIDIA, architecture: Ada, form_factor: PCIe, memory_gb: 24, usable_memory_gib: 22.5, "
@@ -64,6 +65,23 @@ CASES = [
      {"instances.csv": INSTANCES_HEADER + "cloudy,a.1,us,G1,1,s\n",
       "prices.csv": "provider,instance,region,billing,amount,currency,grade,as_of,source\ncloudy,a.1,us,spot,1,USD,official,n/a,s\n"},
      r"prices\.csv row 1 \(line 2\): price 'cloudy/a\.1/us/spot': as_of: Input should be a valid date"),
+    ("impossible unquoted YAML date (PyYAML would raise a bare ValueError)",
+     {"instances.csv": INSTANCES_HEADER + "cloudy,a.1,us,G1,1,s\n",
+      "p.yaml": "prices:\n  - provider: cloudy\n    instance: a.1\n    region: us\n    billing: spot\n    amount: 1\n"
+                "    currency: USD\n    grade: official\n    source: s\n    as_of: 2025-13-45\n"},
+     r"p\.yaml row 1 \(line 2\): price 'cloudy/a\.1/us/spot': as_of: Input should be a valid date or datetime, month value is outside"),
+    ("impossible day in a CSV date",
+     {"instances.csv": INSTANCES_HEADER + "cloudy,a.1,us,G1,1,s\n",
+      "prices.csv": "provider,instance,region,billing,amount,currency,grade,as_of,source\ncloudy,a.1,us,spot,1,USD,official,2025-02-30,s\n"},
+     r"prices\.csv row 1 \(line 2\): price 'cloudy/a\.1/us/spot': as_of: Input should be a valid date or datetime, day value is outside"),
+    ("a date precision without a date",
+     {"instances.csv": INSTANCES_HEADER + "cloudy,a.1,us,G1,1,s\n",
+      "prices.csv": "provider,instance,region,billing,amount,currency,grade,as_of_precision,source\ncloudy,a.1,us,spot,1,USD,official,month,s\n"},
+     r"prices\.csv row 1 \(line 2\): price 'cloudy/a\.1/us/spot': row: Value error, as_of_precision / as_of_inferred need an as_of date"),
+    ("an unknown cost part in what a price covers",
+     {"instances.csv": INSTANCES_HEADER + "cloudy,a.1,us,G1,1,s\n",
+      "prices.csv": "provider,instance,region,billing,amount,currency,grade,excludes,source\ncloudy,a.1,us,spot,1,USD,official,disk+tax,s\n"},
+     r"prices\.csv row 1 \(line 2\): price 'cloudy/a\.1/us/spot': excludes\.0: Input should be 'compute', 'system_disk', 'data_disk', 'local_ssd' or 'bandwidth'"),
     ("duplicate id in one layer",
      {"instances.csv": INSTANCES_HEADER + "cloudy,a.1,us,G1,1,s\ncloudy,a.1,us,G1,2,s\n"},
      r"instances\.csv row 2 \(line 3\): duplicate instance id 'cloudy/a\.1/us' \(first defined at .*instances\.csv row 1"),
@@ -111,6 +129,33 @@ def test_valid_minimal_catalog_loads(tmp_path):
     catalog = load(tmp_path, {"instances.csv": INSTANCES_HEADER + "cloudy,a.1,us,G1,1,s\n"})
     assert [i.key for i in catalog.instances] == ["cloudy/a.1/us"]
     assert catalog.instances[0].prices == []
+
+
+def test_month_and_approximate_dates_in_files(tmp_path):
+    catalog = load(tmp_path, {
+        "instances.csv": INSTANCES_HEADER + "cloudy,a.1,us,G1,1,s\n",
+        "prices.csv": "provider,instance,region,billing,amount,currency,grade,as_of,source,source_url\n"
+                      "cloudy,a.1,us,spot,1,USD,official,2026-10,s,https://example.org/p\n"
+                      "cloudy,a.1,us,on_demand,2,USD,official,~2026-09,s,\n",
+    })
+    spot, od = catalog.instances[0].price(Billing.spot), catalog.instances[0].price(Billing.on_demand)
+    assert (spot.as_of_label, spot.precision, spot.source_url) == ("2026-10", DatePrecision.month, "https://example.org/p")
+    assert (od.as_of_label, od.precision, od.age_text) == ("2026-09", DatePrecision.approximate, "about 2026-09")
+
+
+def test_cli_bad_yaml_date_is_one_line(tmp_path, monkeypatch, capsys):
+    from ui.cli import main
+
+    d = tmp_path / "user"
+    d.mkdir()
+    (d / "negotiated.yaml").write_text("prices:\n  - provider: aws\n    instance: p5.48xlarge\n    region: us-east-1\n"
+                                       "    billing: on_demand\n    amount: 39.8\n    currency: USD\n    source: EDP\n"
+                                       "    as_of: 2025-13-45\n", encoding="utf-8")
+    monkeypatch.setenv("GPU_ADVISOR_CATALOG_DIR", str(d))
+    assert main(["catalog", "show", "aws/p5.48xlarge"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "negotiated.yaml row 1 (line 2): price 'aws/p5.48xlarge/us-east-1/on_demand': as_of: Input should be a valid date" in err
 
 
 def test_cli_prints_one_line_and_exits_2(tmp_path, monkeypatch, capsys):

@@ -11,7 +11,9 @@ from pydantic import ValidationError
 
 from tools.cost import estimate_cost, spot_paid_hours
 from tools.domain import Billing, Currency, Instance, Price, PriceGrade, Region
+from tools.messages import render
 from tools.money import convert, default_currency, money
+from tools.notes import Note
 from tools.schemas import CostRequest, ExchangeRate
 
 FX = ExchangeRate(usd_cny=7.1, as_of=dt.date(2025, 11, 28), source="test rate")
@@ -90,8 +92,12 @@ def test_spot_line_keeps_nominal_and_expected():
     spot = line(est, Billing.spot)
     assert spot.total == pytest.approx(100.0)  # rent for the nominal hours
     assert spot.expected_total == pytest.approx(106.6667, rel=1e-4)
-    assert "rework" in spot.note
-    assert any("1 − λ·w" in a for a in est.assumptions)
+    assert spot.note.code == "cost.spot_rework"
+    assert spot.note.params == {"rework_hours": pytest.approx(6.6667, rel=1e-4), "paid_hours": pytest.approx(106.6667, rel=1e-4)}
+    assert "rework" in render(spot.note, "en") and "返工" in render(spot.note, "zh")
+    formula = next(a for a in est.assumptions if a.code == "cost.spot_formula")
+    assert formula.params == {"interruptions_per_day": 2, "checkpoint_hours": 1, "restart_hours": 0.25}
+    assert "1 − λ·w" in render(formula, "en")
 
 
 def test_spot_never_finishes_is_unknown():
@@ -102,7 +108,9 @@ def test_spot_never_finishes_is_unknown():
     )
     est = estimate_cost(ALL, req, FX)
     assert est.total is None
-    assert "never finishes" in line(est, Billing.spot).note
+    note = line(est, Billing.spot).note
+    assert note.code == "cost.spot_never" and note.params == {"interruptions_per_day": 24, "lost_hours": 1.5}
+    assert "never finishes" in render(note, "en")
 
 
 @pytest.mark.parametrize(
@@ -122,30 +130,35 @@ def test_spot_paid_hours(args, expected):
 def test_conversion_is_stated():
     est = estimate_cost(ALL, CostRequest(hours=10, currency="CNY"), FX)
     assert est.total == pytest.approx(142.0)  # $20 × 7.1
-    assert est.exchange_rate == FX.text
+    assert est.exchange_rate == FX  # the structured rate: usd_cny, as_of, source
     assert line(est, Billing.on_demand).converted
-    assert any("7.1" in a for a in est.assumptions)
+    converted = next(a for a in est.assumptions if a.code == "cost.converted")
+    assert converted.params["rate"] == FX.note()
+    assert "1 USD = 7.1 CNY (test rate, 2025-11-28)" in render(converted, "en")
 
 
 def test_no_conversion_no_rate():
     only_usd = inst("usd", [price(Billing.on_demand, 2.0)])
     est = estimate_cost(only_usd, CostRequest(hours=10), FX)
     assert est.exchange_rate is None
-    assert est.price_age == "as of 2026-07-20"
     assert est.price_as_of == "2026-07-20"
+    assert not any(a.code == "cost.converted" for a in est.assumptions)
 
 
 def test_price_without_date_says_so():
     est = estimate_cost(ALL, CostRequest(hours=10, billing=Billing.monthly), FX)
-    assert est.price_as_of is None
-    assert est.price_age == "date unknown"
+    assert est.price_as_of is None  # the source has no date: None, which the surfaces show as "date unknown"
+    assert render(Note.of("price.as_of", as_of=est.price_as_of), "en") == "date unknown"
 
 
 def test_unknown_price_is_none_never_zero():
     est = estimate_cost(UNPRICED, CostRequest(hours=10), FX)
     assert est.total is None
     assert all(l.total is None and l.price_per_hour is None for l in est.lines)
-    assert any("unknown" in a for a in est.assumptions)
+    assert all(l.note.code == "cost.line_no_price" for l in est.lines)
+    unknown = next(a for a in est.assumptions if a.code == "cost.no_price")
+    assert unknown.params == {"billing": "on_demand", "provider": "p", "instance": "bare"}
+    assert "total is unknown" in render(unknown, "en")
 
 
 def test_missing_billing_mode_is_unknown_others_shown():

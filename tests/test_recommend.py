@@ -10,7 +10,9 @@ import pytest
 from tools.catalog import Catalog
 from tools.domain import GPU, Billing, Currency, Instance, Price, PriceGrade, Provider, Region
 from tools.errors import InputError, UnknownNameError
+from tools.messages import render, render_suggestion
 from tools.money import money
+from tools.notes import ChangeKind
 from tools.recommend import recommend
 from tools.schemas import ExchangeRate, RecommendRequest, VramRequest
 from tools.vram import estimate_vram, model_from_params
@@ -95,8 +97,24 @@ def names(rec) -> list[str]:
     return [f"{o.provider}/{o.instance}" for o in rec.options]
 
 
-def rejected(rec, instance) -> list[str]:
+def rejected(rec, instance) -> list:
+    """The near-miss notes of `instance` (code + params)."""
     return [r.reason for r in rec.rejected if r.instance == instance]
+
+
+def codes(notes) -> list[str]:
+    return [n.code for n in notes]
+
+
+def params(notes, code: str) -> dict:
+    """The params of the note with `code` among `notes` (it must be there)."""
+    found = [n.params for n in notes if n.code == code]
+    assert found, f"{code} not in {codes(notes)}"
+    return found[0]
+
+
+def english(notes) -> str:
+    return " | ".join(render(n, "en") for n in notes)
 
 
 # ------------------------------------------------------------------ fit and ranking
@@ -119,7 +137,8 @@ def test_lora_7b_ranks_official_then_marketplace_then_unknown():
     assert rec.options[4].price_grade == PriceGrade.marketplace
     unknown = rec.options[5:]
     assert all(o.price_per_hour is None and o.monthly_cost is None and o.job_cost is None for o in unknown)
-    assert all("fits; price unknown — check the console" in o.reasons for o in unknown)
+    assert all("option.unpriced" in codes(o.reasons) for o in unknown)
+    assert "fits; price unknown — check the console" in english(unknown[0].reasons)
     assert rec.currency == Currency.USD
 
 
@@ -131,10 +150,16 @@ def test_monthly_cost_and_reason_numbers_come_from_values():
     assert top.monthly_cost == pytest.approx(1.79 * 730)  # 1306.7
     per_gpu = estimate_vram(M7, VramRequest(mode="lora")).per_gpu_gib
     assert top.per_gpu_gib == pytest.approx(per_gpu, abs=0.01)
-    text = " ".join(top.reasons)
+    fit = params(top.reasons, "option.fit")
+    assert fit["needed_gib"] == pytest.approx(per_gpu, abs=1e-3) and fit["usable_gib"] == pytest.approx(79.15)
+    priced = params(top.reasons, "option.price")
+    assert priced["monthly"] == pytest.approx(1.79 * 730) and priced["currency"] == "USD"
+    assert priced["grade"] == PriceGrade.official.value and priced["as_of"] == "2026-07-20" == top.price_as_of
+    assert params(top.reasons, "option.cheaper_spot")["price_per_hour"] == pytest.approx(0.9)
+    text = english(top.reasons)  # the numbers in the words are those values
     assert f"{per_gpu:.1f} GiB per GPU" in text
     assert money(1.79 * 730, Currency.USD) in text  # "$1,307"
-    assert "as of 2026-07-20" in text and top.price_as_of == "2026-07-20"
+    assert "as of 2026-07-20" in text
     assert "spot $0.900/h is cheaper" in text
 
 
@@ -156,9 +181,12 @@ def test_cny_budget_lists_mainland_offers_first():
     assert first.provider == "aws-china" and first.china_mainland
     assert first.price_per_hour == pytest.approx(36.078)  # native CNY, not converted
     assert first.monthly_cost == pytest.approx(36.078 * 730)
-    assert not any("converted" in r for r in first.reasons)
+    assert "option.converted" not in codes(first.reasons)
     second = rec.options[1]
-    assert not second.china_mainland and any("converted from USD at 1 USD = 7.1 CNY" in r for r in second.reasons)
+    assert not second.china_mainland
+    converted = params(second.reasons, "option.converted")
+    assert converted["from_currency"] == "USD" and converted["rate"].params["cny"] == 7.1
+    assert "converted from USD at 1 USD = 7.1 CNY" in english(second.reasons)
     assert second.price_per_hour == pytest.approx(1.79 * 7.1)
 
 
@@ -167,9 +195,12 @@ def test_region_cn_only_mainland_and_restricted_gpus():
     assert rec.currency == Currency.CNY  # default for region cn
     assert {o.provider for o in rec.options} == {"alibaba"}
     gn7e = next(o for o in rec.options if o.instance == "ecs.gn7e-c16g1.4xlarge")
-    assert any("export-restricted" in w for w in gn7e.warnings)
+    assert params(gn7e.warnings, "warn.export_fleet") == {"gpu": "A100-80GB"}
     # an international A100 that would fit is a near-miss: export-restricted in mainland China
-    assert any("export-restricted in mainland China" in r.reason for r in rec.rejected if r.gpu == "A100-80GB")
+    export = [r for r in rec.rejected if r.gpu == "A100-80GB" and r.kind == "export"]
+    assert export and export[0].reason.code == "reject.export"
+    assert "export-restricted in mainland China" in render(export[0].reason, "en")
+    assert "受出口管制" in render(export[0].reason, "zh")
 
 
 def test_region_intl_excludes_mainland():
@@ -185,11 +216,16 @@ def test_sharded_when_one_gpu_does_not_fit_and_says_so():
     p4de = next(o for o in rec.options if o.instance == "p4de.24xlarge")
     z3 = estimate_vram(M13, VramRequest(mode="full", gpus=8, sharding="zero3")).per_gpu_gib
     assert p4de.per_gpu_gib == pytest.approx(z3, abs=0.01)
-    assert "ZeRO-3 across 8 GPUs because one GPU does not hold it" in p4de.layout
+    single = estimate_vram(M13, VramRequest(mode="full")).per_gpu_gib
+    assert p4de.layout.code == "layout.zero3"
+    assert p4de.layout.params == {"gpus": 8, "single_gpu_gib": pytest.approx(single, abs=1e-3)}
+    assert "ZeRO-3 across 8 GPUs because one GPU does not hold it" in render(p4de.layout, "en")
     assert p4de.total_gpus == 8 and p4de.nodes == 1
     # the thin host (4 vCPU per A100) is a near-miss, the mildly thin p4de is marked
-    assert any("thin host" in r for r in rejected(rec, "a100-8x"))
-    assert any("thin host: 12 vCPU per GPU < 16" in w for w in p4de.warnings)
+    assert params(rejected(rec, "a100-8x"), "host.thin")["vcpu_per_gpu"] == 4
+    thin = params(p4de.warnings, "host.thin")
+    assert thin["vcpu_per_gpu"] == 12 and thin["min_vcpu"] == 16 and thin["ram_gb_per_gpu"] is None
+    assert "thin host: 12 vCPU per GPU < 16" in english(p4de.warnings)
 
 
 @pytest.mark.parametrize(
@@ -207,26 +243,31 @@ def test_pcie_only_sharded_training(model, mode, expect_l4):
         assert "gcp/g2-standard-48" in names(rec)
     else:
         assert "gcp/g2-standard-48" not in names(rec)
-        assert any("PCIe only" in r for r in rejected(rec, "g2-standard-48"))
+        layout = params(rejected(rec, "g2-standard-48"), "reject.pcie")["layout"]
+        assert layout.code == "layout.zero3" and "single_gpu_gib" not in layout.params  # the layout, not why
+        assert "PCIe only: ZeRO-3 across 4 GPUs without NVLink" in english(rejected(rec, "g2-standard-48"))
 
 
 def test_pcie_only_kept_and_marked_slow_when_nothing_else():
     rec = recommend(CAT, M13, req(vram={"mode": "lora"}, gpu="L4"), FX)
     assert names(rec) == ["gcp/g2-standard-48"]
-    assert any("slow: PCIe only" in w for w in rec.options[0].warnings)
+    assert params(rec.options[0].warnings, "warn.pcie_slow")["layout"].code == "layout.zero3"
+    assert "slow: PCIe only" in english(rec.options[0].warnings)
 
 
 def test_bf16_requested_rejects_v100():
     rec = recommend(CAT, None, req(required_gib=12, vram={"precision": "bf16"}), FX)
     assert "aws-china/p3.2xlarge" not in names(rec)
-    assert any("no BF16 on V100-16GB" in r for r in rejected(rec, "p3.2xlarge"))
+    assert params(rejected(rec, "p3.2xlarge"), "reject.bf16") == {"gpu": "V100-16GB"}
+    assert "no BF16 on V100-16GB" in english(rejected(rec, "p3.2xlarge"))
 
 
 def test_default_precision_keeps_v100_with_fp16_warning():
     small = model_from_params(1e9, "1B")
     rec = recommend(CAT, small, req(vram={"mode": "lora"}, providers=["aws-china"]), FX)
     assert names(rec) == ["aws-china/p3.2xlarge"]
-    assert any("fp16 mixed precision" in w for w in rec.options[0].warnings)
+    assert params(rec.options[0].warnings, "warn.no_bf16") == {"gpu": "V100-16GB"}
+    assert "fp16 mixed precision" in english(rec.options[0].warnings)
 
 
 # ------------------------------------------------------------------ budget, jobs, clusters
@@ -236,7 +277,10 @@ def test_over_budget_is_a_near_miss_with_numbers():
     rec = recommend(CAT, M7, req(vram={"mode": "lora"}, budget=1500), FX)  # $1,500/month
     assert "aws/p4de.24xlarge" not in names(rec)
     reasons = rejected(rec, "p4de.24xlarge")
-    assert reasons and reasons[0].startswith(f"over budget: {money(27.4471 * 730, Currency.USD)}/month > $1,500")
+    over = params(reasons, "reject.budget")
+    assert over["cost"] == pytest.approx(27.4471 * 730) and over["budget"] == 1500 and over["period"] == "month"
+    assert over["over_fraction"] == pytest.approx(27.4471 * 730 / 1500 - 1)
+    assert render(reasons[0], "en").startswith(f"over budget: {money(27.4471 * 730, Currency.USD)}/month > $1,500")
     assert all(o.monthly_cost is None or o.monthly_cost <= 1500 for o in rec.options)
 
 
@@ -257,12 +301,17 @@ def test_job_cost_from_training_time_and_ranked_by_it():
     assert lam.job_cost == pytest.approx(1.79 * tte.hours)
     priced = [o for o in rec.options if o.job_cost is not None and o.price_grade == PriceGrade.official]
     assert [o.job_cost for o in priced] == sorted(o.job_cost for o in priced)
-    assert any("time to finish ≈" in r for r in lam.reasons)
+    timing = params(lam.reasons, "option.time")
+    assert timing["hours"] == pytest.approx(tte.hours) and timing["job_cost"] == pytest.approx(lam.job_cost)
+    assert lam.throughput_tps == pytest.approx(2e9 / (tte.hours * 3600)) == timing["throughput_tps"]
+    assert "time to finish ≈" in english(lam.reasons)
 
 
 def test_job_budget_needs_tokens():
-    with pytest.raises(InputError, match="--tokens"):
+    with pytest.raises(InputError, match="--tokens") as info:
         recommend(CAT, M7, req(vram={"mode": "lora"}, budget=100, period="job"), FX)
+    assert info.value.note.code == "error.job_budget_needs_tokens"
+    assert "--" not in render(info.value.note, "en")  # the chat form asks, it names no flag
 
 
 def test_multi_node_cluster_needs_infiniband():
@@ -272,25 +321,40 @@ def test_multi_node_cluster_needs_infiniband():
     assert clusters and all(o.provider == "aws" for o in clusters)
     c = clusters[0]
     assert c.total_gpus == c.nodes * 8 and c.price_per_hour == pytest.approx(27.4471 * c.nodes)
-    assert any("InfiniBand/RDMA" in r for r in rejected(rec, "a100-8x-eth"))
+    network = params(rejected(rec, "a100-8x-eth"), "reject.network")
+    assert network["gpus_per_node"] == 8 and network["nodes"] >= 2
+    assert "InfiniBand/RDMA" in english(rejected(rec, "a100-8x-eth"))
+    assert "rec.multi_node" in codes(rec.assumptions)
 
 
 def test_70b_full_finetune_for_500_usd_month_has_no_options_but_suggestions():
     rec = recommend(CAT, M70, req(vram={"mode": "full"}, budget=500, currency="USD"), FX)
     assert rec.options == []
     assert rec.rejected  # does-not-fit near-misses
-    assert any("does not fit" in r.reason for r in rec.rejected)
-    text = "\n".join(rec.suggestions)
-    assert "QLoRA" in text and "LoRA" in text
+    assert any(r.reason.code == "reject.fit" for r in rec.rejected)
+    changes = [(s.change.kind, s.change.value) for s in rec.suggestions if s.change]
+    assert (ChangeKind.set_mode, "lora") in changes and (ChangeKind.set_mode, "qlora") in changes
     # QLoRA (~44 GiB) fits one A100; its cheapest priced option is lambda at $1,307/month > $500
+    qlora = next(s for s in rec.suggestions if s.change and s.change.value == "qlora")
+    assert qlora.outcome.code == "suggest.over_budget"
+    assert qlora.outcome.params["best"].params["cost"] == pytest.approx(1.79 * 730)
+    text = "\n".join(render_suggestion(s, "en") for s in rec.suggestions)
+    assert "QLoRA" in text and "LoRA" in text and "--" not in text  # advice, not flags
     assert money(1.79 * 730, Currency.USD) in text
+    cli = "\n".join(render_suggestion(s, "en", surface="cli") for s in rec.suggestions)
+    assert "--mode qlora: fits, but over your $500.00 budget" in cli
 
 
 def test_raw_need_and_suggestion_for_region():
     # 30 GiB in region cn with only AWS China: nothing there; every region works
     rec = recommend(CAT, None, req(required_gib=30, region="cn", providers=["aws-china"]), FX)
     assert rec.options == []
-    assert any(s.startswith("Search every region (--region any)") or s.startswith("Drop the provider filter") for s in rec.suggestions)
+    # every region with AWS China only has no 30 GiB GPU either; without the provider filter Alibaba's A100 holds it
+    (drop,) = rec.suggestions
+    assert drop.change.kind == ChangeKind.drop_providers and drop.outcome.code == "suggest.fits_on"
+    assert drop.outcome.params["best"].params["instance"] == "ecs.gn7e-c16g1.4xlarge"
+    assert render_suggestion(drop, "en").startswith("Drop the provider filter: fits on alibaba/ecs.gn7e-c16g1.4xlarge")
+    assert render_suggestion(drop, "en", "cli").startswith("(no --provider): fits on")
 
 
 # ------------------------------------------------------------------ input errors
@@ -302,8 +366,9 @@ def test_unknown_provider_suggests():
 
 
 def test_needs_model_or_memory():
-    with pytest.raises(InputError, match="raw memory need"):
+    with pytest.raises(InputError, match="raw memory need") as info:
         recommend(CAT, None, req(), FX)
+    assert info.value.note.code == "error.no_workload"
 
 
 @pytest.mark.parametrize("budget", [0, -5, float("nan")])
@@ -347,7 +412,8 @@ def test_requested_billing_missing_is_a_near_miss_not_unknown():
     priced = [o for o in rec.options if o.price_per_hour is not None]
     assert [o.instance for o in priced] == ["gpu_1x_a100"]
     assert priced[0].billing == Billing.spot and priced[0].price_per_hour == pytest.approx(0.9)
-    assert any("no spot price in the catalog (listed: on_demand)" in r for r in rejected(rec, "p4de.24xlarge"))
+    assert params(rejected(rec, "p4de.24xlarge"), "reject.billing") == {"billing": "spot", "listed": ["on_demand"]}
+    assert "no spot price in the catalog (listed: on-demand)" in english(rejected(rec, "p4de.24xlarge"))
     assert {o.provider for o in rec.options if o.price_per_hour is None} == {"alibaba"}
 
 
@@ -359,13 +425,16 @@ def test_spot_job_cost_includes_expected_rework():
     # defaults: 1 interruption/day, checkpoint every 1 h, 0.25 h restart → paid = h / (1 − 0.75/24)
     assert lam.job_cost == pytest.approx(0.9 * spot_paid_hours(lam.job_hours, 1, 1, 0.25))
     assert lam.job_cost == pytest.approx(0.9 * lam.job_hours / (1 - 0.75 / 24))
-    assert any("expected rework" in a for a in rec.assumptions)
+    assert params(rec.assumptions, "rec.spot_rework") == {"interruptions_per_day": 1, "checkpoint_hours": 1,
+                                                          "restart_hours": 0.25}
+    assert "expected rework" in english(rec.assumptions)
 
 
 def test_hours_per_month_schedule():
     rec = recommend(CAT, M7, req(vram={"mode": "lora"}, hours_per_month=200), FX)
     assert rec.options[0].monthly_cost == pytest.approx(1.79 * 200)
-    assert any("× 200 h" in a for a in rec.assumptions)
+    assert params(rec.assumptions, "rec.monthly_hours") == {"hours": 200}
+    assert "× 200 h" in english(rec.assumptions)
 
 
 def test_instance_priced_in_one_region_not_repeated_as_unknown():

@@ -44,7 +44,10 @@ def test_cost_hours_json(capsys):
 def test_cost_converted_states_rate(capsys):
     data = run_json(capsys, "cost", "--instance", "aws/p4d.24xlarge", "--hours", "100", "--currency", "CNY")
     assert data["total"] == pytest.approx(P4D_USD_PER_HOUR * 100 * DEFAULT_USD_CNY)
-    assert "1 USD = 7.1 CNY" in data["exchange_rate"]
+    assert data["exchange_rate"]["usd_cny"] == DEFAULT_USD_CNY and data["exchange_rate"]["as_of"] == "2025-11-28"
+    assert "1 USD = 7.1 CNY" in data["exchange_rate"]["text"]
+    converted = next(a for a in data["assumptions"] if a["code"] == "cost.converted")
+    assert converted["params"]["rate"]["params"]["cny"] == DEFAULT_USD_CNY and "7.1 CNY" in converted["text"]
 
 
 def test_cost_default_month_table(capsys):
@@ -67,7 +70,9 @@ def test_cost_job_uses_training_time(capsys):
     )
     assert data["hours"] > 0
     assert data["total"] == pytest.approx(P4D_USD_PER_HOUR * data["hours"])
-    assert any(a.startswith("Job:") for a in data["assumptions"])
+    job = data["assumptions"][0]
+    assert job["code"] == "cost.job" and job["params"]["hours"] == pytest.approx(data["hours"])
+    assert job["text"].startswith("Job: Llama 2 7B, LoRA, 1B tokens × 1 epoch(s) on 8 × A100-40GB at MFU 0.47 (LLaMA paper")
 
 
 @pytest.mark.parametrize(
@@ -112,7 +117,8 @@ def test_recommend_issue_example(capsys):
     priced = [o for o in data["options"] if o["price_per_hour"] is not None]
     unknown = [o for o in data["options"] if o["price_per_hour"] is None]
     assert data["options"][: len(priced)] == priced  # priced first, unknown after
-    assert all("fits; price unknown — check the console" in o["reasons"] for o in unknown)
+    for o in unknown:
+        assert {"code": "option.unpriced", "params": {}, "text": "fits; price unknown — check the console"} in o["reasons"]
 
 
 def test_recommend_cny_lists_mainland_priced_first(capsys):
@@ -133,10 +139,12 @@ def test_recommend_70b_full_for_500_usd_has_suggestions(capsys):
         capsys, "recommend", "--params", "70e9", "--mode", "full", "--budget", "500", "--currency", "USD",
     )
     assert data["options"] == []
-    text = "\n".join(data["suggestions"])
-    assert "QLoRA" in text
+    qlora = next(s for s in data["suggestions"] if s["change"] and s["change"]["value"] == "qlora")
+    assert qlora["change"]["flags"] == "--mode qlora" and "QLoRA" in qlora["change"]["text"]
+    assert qlora["outcome"]["code"].startswith("suggest.") and qlora["outcome"]["text"]
     code, out, _ = run_cli(capsys, "recommend", "--params", "70e9", "--mode", "full", "--budget", "500")
     assert code == 0 and "What would work:" in out
+    assert "\n- --mode qlora: " in out  # the CLI gives a suggestion as the flags to type
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ def make_answer(text: str, citations: int = 2, language: str = "en", recommendat
     rec = recommendation if recommendation is not None else {
         "provider": "aws", "instance": "g5.2xlarge", "region": "us-east-1", "gpu": "A10G", "gpu_count": 1, "nodes": 1,
         "per_gpu_gib": 18.4, "gpu_usable_gib": 22.1, "price_per_hour": 1.212, "monthly_cost": 884.76, "job_cost": None,
-        "currency": "USD", "billing": "on_demand", "price_grade": "official list price", "price_age": "as of 2025-11-01",
+        "currency": "USD", "billing": "on_demand", "price_grade": "official list price", "price_as_of": "2025-11-01",
         "total_gpus": 1,
     }
     return Answer(
@@ -107,7 +107,15 @@ def test_answer_blocks_layout():
     assert fields["*GPUs*"] == "1× A10G"
     assert fields["*Memory per GPU*"] == "18.4 of 22.1 GiB"
     assert fields["*Per hour*"] == "$1.21" and fields["*Per month*"] == "$884.76"
+    assert fields["*Billing*"] == "on-demand" and fields["*Price*"] == "official list price, as of 2025-11-01"
     assert blocks[4]["elements"][0]["text"] == "[1] Title 1 — S (doc-1)"
+
+
+def test_recommendation_fields_in_chinese():
+    blocks = bk.answer_blocks(make_answer("**推荐 aws/g5.2xlarge** [1]。", language="zh"))
+    fields = {f["text"].split("\n")[0]: f["text"].split("\n")[1] for f in blocks[2]["fields"]}
+    assert fields["*每卡显存*"] == "需要 18.4 GiB，可用 22.1 GiB"
+    assert fields["*计费*"] == "按量付费" and fields["*价格*"] == "官方刊例价，2025-11-01 数据"
 
 
 def test_no_recommendation_no_fields():

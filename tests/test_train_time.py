@@ -9,6 +9,8 @@ from tools.errors import InputError
 from tools.mfu import default_mfu, gpu_class
 from tools.schemas import TrainTimeRequest
 from tools.train_time import QLORA_TIME_FACTOR, estimate_train_time, gpus_for_deadline
+from tools.messages import render
+from tools.notes import Note
 
 
 def make_gpu(key="A100-80GB", arch="Ampere", form="SXM4", bf16=312.0, fp16=312.0, vendor="NVIDIA",
@@ -54,27 +56,42 @@ def test_hours_by_hand(request_kwargs, model, factor):
 def test_flops_field():
     e = estimate_train_time(make_model(7e9), A100, TrainTimeRequest(tokens=1e12, mfu=0.4))
     assert e.flops == pytest.approx(6 * 7e9 * 1e12)
-    assert e.peak_tflops_per_gpu == 312.0 and e.mfu == 0.4 and e.mfu_source == "given (--mfu)"
+    assert e.peak_tflops_per_gpu == 312.0 and e.mfu == 0.4 and e.mfu_source == Note.of("mfu.given")
+    assert Note.of("time.mfu", mfu=0.4, source=Note.of("mfu.given")) in e.assumptions
 
 
 @pytest.mark.parametrize(
-    "gpu, gpus, expected",
+    "gpu, gpus, expected, code, factor",
     [
-        (make_gpu(), 1, 0.47),  # A100 SXM: LLaMA-1 calibrated median
-        (make_gpu(), 2048, 0.47),  # measured at 2,048 GPUs already
-        (make_gpu("H100", "Hopper", "SXM5", 989.4, 989.4), 8, 0.40),  # Llama 3 paper 38-43 %
-        (make_gpu("V100", "Volta", "SXM2", None, 125.0, bf16_supported=False), 8, 0.30),  # Megatron-LM
-        (make_gpu("V100", "Volta", "SXM2", None, 125.0, bf16_supported=False), 16, 0.24),  # ×0.8 beyond a node
-        (make_gpu("L40S", "Ada Lovelace", "PCIe (dual-slot)", 362, 362), 1, 0.35),  # PCIe assumed
-        (make_gpu("L40S", "Ada Lovelace", "PCIe (dual-slot)", 362, 362), 2, 0.2975),  # × 0.85 multi-GPU
-        (make_gpu("RTX-4090", "Ada", "PCIe consumer card", 165, 165, consumer=True), 1, 0.30),
-        (make_gpu("MI300X", "CDNA 3", "OAM", 1307, 1307, vendor="AMD"), 8, 0.255),
+        (make_gpu(), 1, 0.47, "mfu.ampere_nvlink", None),  # A100 SXM: LLaMA-1 calibrated median
+        (make_gpu(), 2048, 0.47, "mfu.ampere_nvlink", None),  # measured at 2,048 GPUs already
+        (make_gpu("H100", "Hopper", "SXM5", 989.4, 989.4), 8, 0.40, "mfu.hopper_nvlink", None),  # Llama 3: 38-43 %
+        (make_gpu("V100", "Volta", "SXM2", None, 125.0, bf16_supported=False), 8, 0.30, "mfu.volta_nvlink", None),
+        # ×0.8 beyond a node (Megatron-LM)
+        (make_gpu("V100", "Volta", "SXM2", None, 125.0, bf16_supported=False), 16, 0.24, "mfu.volta_nvlink",
+         ("multi_node_factor", 0.8)),
+        (make_gpu("L40S", "Ada Lovelace", "PCIe (dual-slot)", 362, 362), 1, 0.35, "mfu.pcie", None),  # PCIe assumed
+        (make_gpu("L40S", "Ada Lovelace", "PCIe (dual-slot)", 362, 362), 2, 0.2975, "mfu.pcie",
+         ("multi_gpu_factor", 0.85)),  # × 0.85 multi-GPU
+        (make_gpu("RTX-4090", "Ada", "PCIe consumer card", 165, 165, consumer=True), 1, 0.30, "mfu.consumer", None),
+        (make_gpu("MI300X", "CDNA 3", "OAM", 1307, 1307, vendor="AMD"), 8, 0.255, "mfu.other", ("multi_gpu_factor", 0.85)),
     ],
 )
-def test_default_mfu_table(gpu, gpus, expected):
+def test_default_mfu_table(gpu, gpus, expected, code, factor):
     mfu, source = default_mfu(gpu, gpus)
     assert mfu == pytest.approx(expected)
-    assert source
+    assert source.code == code
+    if factor:
+        assert source.params[factor[0]] == factor[1]
+    assert not ({"multi_gpu_factor", "multi_node_factor"} & set(source.params)) or factor
+    assert render(source, "en") and render(source, "zh")
+
+
+def test_mfu_sources_carry_their_figures():
+    """The figures a source cites are params (so the verifier can back them), rendered with the citation."""
+    _, source = default_mfu(make_gpu(), 8)
+    assert source.params == {"gpus": 2048, "mfu_low": 0.44, "mfu_high": 0.51, "mfu_median": 0.47}
+    assert render(source, "en") == "LLaMA paper Table 15: 2,048 A100-80GB at 44%-51% MFU by 6ND; median 0.47"
 
 
 def test_gpu_classes():
@@ -87,7 +104,8 @@ def test_fp16_where_bf16_is_unsupported():
     v100 = make_gpu("V100", "Volta", "SXM2", None, 125.0, bf16_supported=False)
     e = estimate_train_time(make_model(), v100, TrainTimeRequest(tokens=1e9, mfu=0.5))
     assert e.peak_tflops_per_gpu == 125.0
-    assert "compute precision fp16 assumed" in e.assumptions
+    assert Note.of("time.compute_precision", precision="fp16") in e.assumptions
+    assert render(Note.of("time.compute_precision", precision="fp16"), "en") == "compute precision fp16 assumed"
 
 
 def test_gpus_for_deadline_by_hand():
@@ -106,13 +124,15 @@ def test_gpus_for_deadline_accounts_for_mfu_drop_on_pcie():
 
 def test_missing_peak_is_an_input_error():
     no_peak = make_gpu("X", bf16=None, fp16=None)
-    with pytest.raises(InputError, match="No sourced dense bf16 peak for X"):
+    with pytest.raises(InputError, match="No sourced dense bf16 peak for X") as info:
         estimate_train_time(make_model(), no_peak, TrainTimeRequest(tokens=1e9))
+    assert info.value.note == Note.of("error.no_peak", precision="bf16", gpu="X")
 
 
 def test_impossible_deadline():
-    with pytest.raises(InputError, match="more than 1,000,000"):
+    with pytest.raises(InputError, match="more than 1,000,000") as info:
         gpus_for_deadline(make_model(1e12), A100, TrainTimeRequest(tokens=1e15), 0.001)
+    assert info.value.note.code == "error.deadline_too_many" and info.value.note.params["max_gpus"] == 1_000_000
 
 
 def test_request_validation():

@@ -27,7 +27,10 @@ VRAM = {
     "per_gpu_gib": 29.41,
     "total_gib": 29.41,
     "breakdown_gib": {"weights": 24.24, "lora_adapters": 0.12, "activations": 3.05, "overhead": 2.0},
-    "assumptions": ["sequence length 2048 tokens (default)", "batch size 1"],
+    "assumptions": [  # typed notes: the numbers are the params; the rendered text backs nothing
+        {"code": "vram.seq_len_default", "params": {"seq_len": 2048}, "text": "sequence length 2048 assumed"},
+        {"code": "vram.batch_default_training", "params": {"batch_size": 1}, "text": "batch size 1 assumed"},
+    ],
     "fits": {"A100-80GB": True, "RTX-4090": False},
     "fit_details": [
         {"gpu": "A100-80GB", "usable_gib": 79.35, "fits": True, "headroom_gib": 49.94},
@@ -68,7 +71,7 @@ COST = {
          "native_per": "hour", "total": 68000.0, "expected_total": 71400.0, "price_as_of": "2026-01-15",
          "price_grade": "official list price", "source": "aws spot history"},
     ],
-    "exchange_rate": "1 USD = 7.1 CNY (built-in default, 2025-11-28)",
+    "exchange_rate": {"usd_cny": 7.1, "as_of": "2025-11-28", "source": "built-in default", "source_code": None},
     "assumptions": [],
 }
 PASSAGE = "H100 SXM：80 GB HBM3，3.35 TB/s，稠密 BF16 989 TFLOPS。A100 80GB 版为 HBM2e、2,039 GB/s。"
@@ -78,7 +81,8 @@ EVIDENCE = Evidence(
     catalog_facts=[("A100-80GB.memory_bandwidth_gbps", 2039, "GB/s"), ("H100.tdp_w", 700, "W")],
     passages=[("gpu-models", PASSAGE)],
 )
-USER = ["I want to fine-tune LLaMA-13B, 预算每月 2万元.", "My other budget is 5000"]
+# 5000 has no unit: it backs nothing; ¥30k has no period: it backs any period
+USER = ["I want to fine-tune LLaMA-13B, 预算每月 2万元.", "My other budget is 5000, or ¥30k for the whole job"]
 
 
 # each answer snippet holds exactly one claim
@@ -106,7 +110,7 @@ CASES = [
     ("989 TFLOPS", "tool:estimate_train_time:peak_tflops_per_gpu"),  # the tool beats the passage
     ("8x H100", "tool:estimate_train_time:gpus"),
     ("1e9 tokens", "tool:estimate_train_time:args.tokens"),  # a tool argument
-    ("2048 tokens", "tool:estimate_vram:assumptions.0"),  # a number inside a result string
+    ("2048 tokens", "tool:estimate_vram:assumptions.0.params.seq_len"),  # a note's param, not its text
     # --- money: currency from the nearest `currency` / `native_currency`, never converted
     ("¥232.88/h", "tool:estimate_cost:lines.0.price_per_hour"),
     ("$32.77/hr", "tool:estimate_cost:lines.0.native_price"),
@@ -114,20 +118,27 @@ CASES = [
     ("约 17万元/月", "tool:estimate_cost:total"),
     ("$23,950/month", None),  # ≈ ¥170,000 / 7.1, but no tool returned the USD figure
     ("¥9,999/month", None),  # invented
-    ("7.1 CNY per USD", "tool:estimate_cost:exchange_rate"),
+    ("7.1 CNY per USD", "tool:estimate_cost:exchange_rate.usd_cny"),  # the rate's field, not its source text
+    ("$232.88/h", None),  # ¥232.88 is the CNY price: never converted, never the other currency
+    ("$32.77/month", None),  # the native price is per hour
+    ("¥170,000/hour", None),  # the 730-hour total is per month
+    ("¥170,000", "tool:estimate_cost:total"),  # a claim without a period matches any period
     # --- catalog facts and passages
     ("2,039 GB/s", "catalog:A100-80GB.memory_bandwidth_gbps"),
     ("about 2.0 TB/s", "catalog:A100-80GB.memory_bandwidth_gbps"),  # 2039 GB/s = 2.039 TB/s
     ("700 W", "catalog:H100.tdp_w"),
     ("3.35 TB/s", "passage:gpu-models"),
     ("3,350 GB/s", "passage:gpu-models"),  # TB/s -> GB/s
-    ("each card has 80 GB", "tool:estimate_vram:fit_details.0.gpu"),  # "A100-80GB" in a result beats the passage
+    ("each card has 80 GB", "passage:gpu-models"),  # "A100-80GB" in a result is a name: the passage says 80 GB
+    ("40 GB", None),  # "A100-40GB" (the cost's gpu) names a card; it backs nothing
 
     # --- the user's own numbers
     ("your ¥20k/month budget", "user"),  # the user wrote 2万元
     ("¥20,000", "user"),
     ("a 13B model", "user"),  # from "LLaMA-13B" in the user's text (names kept for evidence)
-    ("$5,000", "user"),  # a bare number the user wrote, matched last
+    ("$5,000", None),  # a bare number the user wrote ("budget is 5000") backs nothing: no unit
+    ("¥20,000/hour", None),  # the user wrote 每月 2万元: a monthly figure
+    ("¥30,000/month", "user"),  # the user's own money without a period backs a claim of any period
 ]
 
 
@@ -177,7 +188,7 @@ def test_claims_carry_canonical_values():
         ("tool:estimate_train_time:days", 76.8, "hour"),  # days -> hours
         ("tool:estimate_train_time:gpu_hours", 614.4, "GPU-hour"),
         ("tool:estimate_train_time:gpus", 8, "GPU"),
-        ("tool:estimate_train_time:flops", 7.8e19, None),  # a FLOP count: no unit we claim
+        ("tool:estimate_train_time:flops", 7.8e19, "FLOP"),  # a FLOP count
         ("tool:estimate_cost:lines.0.price_per_hour", 232.88, "CNY"),  # the enclosing `currency`
         ("tool:estimate_cost:lines.0.native_price", 32.77, "USD"),  # its own `native_currency`
         ("tool:estimate_cost:hours", 730, "hour"),
@@ -245,7 +256,10 @@ def test_restate_evidence():
     assert "[estimate_vram]" in text and "[estimate_cost]" in text
     assert "  per_gpu_gib = 29.41 GiB" in text
     assert "  breakdown_gib.weights = 24.24 GiB" in text
-    assert "  lines.0.native_price = 32.77 USD" in text
+    assert "  lines.0.native_price = 32.77 USD/hour" in text  # money keeps its currency and period
+    assert "  lines.0.price_per_hour = 232.88 CNY/hour" in text
+    assert "  assumptions.0.params.seq_len = 2048 token" in text
+    assert "sequence length 2048 assumed" not in text  # a note's rendered text is not restated
     assert "  mfu = 0.4\n" in text  # a fraction is restated as the tool gave it
     assert "  A100-80GB.memory_bandwidth_gbps = 2039 GB/s" in text
     assert "fits.A100-80GB = true" in text

@@ -18,8 +18,11 @@ import pytest
 from pydantic import ValidationError
 
 from tools.domain import GIB, GPU, ActivationProfile, AttentionType, ModelKind, ModelSpec
-from tools.errors import InputError
+from tools.errors import InputError, error_note
+from tools.messages import render
+from tools.notes import Note
 from tools.schemas import VramRequest
+from tools.vram_codes import Component
 from tools.vram import CUDA_CONTEXT_GIB, NF4_BITS, estimate_vram
 from tools.vram_shape import lora_trainable_params, model_from_params
 
@@ -63,6 +66,22 @@ def approx(x: float):
     return pytest.approx(x, abs=1.5e-3)  # breakdown is rounded to 3 decimals
 
 
+def parts(e) -> dict[tuple[str, str | None], float]:
+    """(component, precision) -> GiB per GPU: what each line is and in which precision it is stored."""
+    return {(p.component.value, p.precision): p.gib for p in e.breakdown}
+
+
+def codes(e) -> list[str]:
+    return [a.code for a in e.assumptions]
+
+
+def said(e, code: str) -> dict:
+    """The params of the assumption with `code` (it must be there)."""
+    found = [a.params for a in e.assumptions if a.code == code]
+    assert found, f"{code} not in {codes(e)}"
+    return found[0]
+
+
 # ------------------------------------------------------------------ weights, optimizer, gradients
 
 
@@ -70,68 +89,74 @@ def approx(x: float):
     "request_kwargs, expected",
     [
         # inference bf16: 2 B/param
-        ({"mode": "inference", "precision": "bf16"}, {"weights (bf16)": 2 * PG}),
+        ({"mode": "inference", "precision": "bf16"}, {("weights", "bf16"): 2 * PG}),
         # inference fp32: 4 B/param
-        ({"mode": "inference", "precision": "fp32"}, {"weights (fp32)": 4 * PG}),
+        ({"mode": "inference", "precision": "fp32"}, {("weights", "fp32"): 4 * PG}),
         # HF AMP layout (no DeepSpeed): fp32 weights 4 + autocast copies 2 + fp32 grads 4 + Adam 8 = 18 B/param
         ({"mode": "full", "precision": "bf16"},
-         {"weights (fp32 master)": 4 * PG, "weights (16-bit autocast copies)": 2 * PG,
-          "gradients (fp32)": 4 * PG, "optimizer states": 8 * PG}),
+         {("master_weights", "fp32"): 4 * PG, ("autocast_copies", "bf16"): 2 * PG,
+          ("gradients", "fp32"): 4 * PG, ("optimizer_states", None): 8 * PG}),
         # pure bf16 (--master-weights none): 2 + 2 + Adam states in bf16 4
         ({"mode": "full", "precision": "bf16", "master_weights": "none"},
-         {"weights (16-bit)": 2 * PG, "gradients (16-bit)": 2 * PG, "optimizer states": 4 * PG}),
+         {("weights", "bf16"): 2 * PG, ("gradients", "bf16"): 2 * PG, ("optimizer_states", None): 4 * PG}),
         # fp32 training: 4 + 4 + 8
         ({"mode": "pretrain", "precision": "fp32"},
-         {"weights (fp32)": 4 * PG, "gradients (fp32)": 4 * PG, "optimizer states": 8 * PG}),
+         {("weights", "fp32"): 4 * PG, ("gradients", "fp32"): 4 * PG, ("optimizer_states", None): 8 * PG}),
         # optimizers: 8-bit Adam 2 B, Adafactor 4 B, SGD momentum 4 B (fp32)
-        ({"mode": "full", "optimizer": "adamw8bit"}, {"optimizer states": 2 * PG}),
-        ({"mode": "full", "optimizer": "adafactor"}, {"optimizer states": 4 * PG}),
-        ({"mode": "full", "optimizer": "sgd"}, {"optimizer states": 4 * PG}),
+        ({"mode": "full", "optimizer": "adamw8bit"}, {("optimizer_states", None): 2 * PG}),
+        ({"mode": "full", "optimizer": "adafactor"}, {("optimizer_states", None): 4 * PG}),
+        ({"mode": "full", "optimizer": "sgd"}, {("optimizer_states", None): 4 * PG}),
         # ZeRO-2 over 4 GPUs (DeepSpeed layout, ZeRO paper 2+2+12): weights 2 replicated, grads 2/4,
         # fp32 master 4/4, Adam 8/4
         ({"mode": "full", "gpus": 4, "sharding": "zero2"},
-         {"weights (16-bit)": 2 * PG, "gradients (16-bit)": 2 * PG / 4, "master weights (fp32)": 4 * PG / 4,
-          "optimizer states": 8 * PG / 4}),
+         {("weights", "bf16"): 2 * PG, ("gradients", "bf16"): 2 * PG / 4, ("master_weights", "fp32"): 4 * PG / 4,
+          ("optimizer_states", None): 8 * PG / 4}),
         # ZeRO-1 over 4: only master + optimizer sharded
         ({"mode": "full", "gpus": 4, "sharding": "zero1"},
-         {"weights (16-bit)": 2 * PG, "gradients (16-bit)": 2 * PG, "master weights (fp32)": PG,
-          "optimizer states": 2 * PG}),
+         {("weights", "bf16"): 2 * PG, ("gradients", "bf16"): 2 * PG, ("master_weights", "fp32"): PG,
+          ("optimizer_states", None): 2 * PG}),
         # ZeRO-3 over 4: all sharded + 2 gathered layers of 16-bit params
         # (layer params 60,817,408 × 2 layers × 2 B = 243,269,632 B)
         ({"mode": "full", "gpus": 4, "sharding": "zero3"},
-         {"weights (16-bit)": 2 * PG / 4, "gradients (16-bit)": 2 * PG / 4,
-          "gathered layers (ZeRO-3/FSDP)": gib(243_269_632)}),
+         {("weights", "bf16"): 2 * PG / 4, ("gradients", "bf16"): 2 * PG / 4,
+          ("gathered_layers", "bf16"): gib(243_269_632)}),
         # FSDP over 4 with the HF AMP layout: fp32 params/grads sharded, Adam sharded
         ({"mode": "full", "gpus": 4, "sharding": "fsdp"},
-         {"weights (fp32 master)": PG, "gradients (fp32)": PG, "optimizer states": 2 * PG}),
+         {("master_weights", "fp32"): PG, ("gradients", "fp32"): PG, ("optimizer_states", None): 2 * PG}),
         # DDP over 2: replicated, plus a gradient-sized all-reduce bucket copy (4 B/param fp32 grads)
         ({"mode": "full", "gpus": 2, "sharding": "ddp"},
-         {"gradients (fp32)": 4 * PG, "DDP gradient buckets": 4 * PG, "optimizer states": 8 * PG}),
+         {("gradients", "fp32"): 4 * PG, ("ddp_buckets", None): 4 * PG, ("optimizer_states", None): 8 * PG}),
         # tensor parallel 2 × pipeline 2 over 4 GPUs: every model-state term / 4
         ({"mode": "full", "gpus": 4, "tp": 2, "pp": 2},
-         {"weights (fp32 master)": PG, "gradients (fp32)": PG, "optimizer states": 2 * PG}),
+         {("master_weights", "fp32"): PG, ("gradients", "fp32"): PG, ("optimizer_states", None): 2 * PG}),
         # inference split over 4 GPUs: tensor parallel assumed, weights / 4
-        ({"mode": "inference", "gpus": 4}, {"weights (bf16)": 2 * PG / 4}),
+        ({"mode": "inference", "gpus": 4}, {("weights", "bf16"): 2 * PG / 4}),
+        # fp16 asked for: the 16-bit tensors are fp16, not bf16
+        ({"mode": "full", "precision": "fp16", "master_weights": "none"}, {("weights", "fp16"): 2 * PG}),
     ],
 )
 def test_model_state_components(request_kwargs, expected):
-    b = est(**request_kwargs).breakdown_gib
+    e = est(**request_kwargs)
+    b = parts(e)
     for key, value in expected.items():
         assert b[key] == approx(value), key
+        assert e.breakdown_gib[key[0]] == b[key]  # the flat view, keyed by component code
 
 
 def test_zero3_cpu_offload_leaves_only_gathered_layers_and_activations():
     b = est(mode="full", gpus=4, sharding="zero3", offload="cpu").breakdown_gib
-    assert not any(k.startswith(("weights", "gradients", "optimizer", "master")) for k in b)
-    assert b["gathered layers (ZeRO-3/FSDP)"] == approx(gib(243_269_632))
+    model_state = {"weights", "master_weights", "autocast_copies", "gradients", "optimizer_states"}
+    assert not model_state & set(b)
+    assert b["gathered_layers"] == approx(gib(243_269_632))
 
 
 def test_zero2_cpu_offload_keeps_16bit_weights_only():
     e = est(mode="full", gpus=2, sharding="zero2", offload="cpu")
-    assert e.breakdown_gib["weights (16-bit)"] == approx(2 * PG)
-    assert "optimizer states" not in e.breakdown_gib
+    assert parts(e)[("weights", "bf16")] == approx(2 * PG)
+    assert "optimizer_states" not in e.breakdown_gib
     # host RAM per GPU: grads 2/2 + master 4/2 + Adam 8/2 = 7 B/param
-    assert any(f"{7 * PG:,.1f} GiB of host RAM" in a for a in e.assumptions)
+    assert said(e, "vram.offload_ram")["cpu_gib"] == approx(7 * PG)
+    assert said(e, "vram.cpu_offload") == {"params_too": False}
 
 
 # ------------------------------------------------------------------ LoRA / QLoRA
@@ -147,49 +172,54 @@ def test_lora_trainable_params_by_hand():
 
 
 def test_lora_components():
-    b = est(mode="lora", lora_rank=16).breakdown_gib
-    assert b["weights (frozen base, bf16)"] == approx(2 * PG)
-    assert b["adapter weights (fp32)"] == approx(gib(11_272_192 * 4))
-    assert b["gradients (adapters, fp32)"] == approx(gib(11_272_192 * 4))
-    assert b["optimizer states"] == approx(gib(11_272_192 * 8))
-    assert "gradients (fp32)" not in b  # frozen base: no weight gradients
+    e = est(mode="lora", lora_rank=16)
+    b = parts(e)
+    assert b[("weights_frozen", "bf16")] == approx(2 * PG)
+    assert b[("adapter_weights", "fp32")] == approx(gib(11_272_192 * 4))
+    assert b[("adapter_gradients", "fp32")] == approx(gib(11_272_192 * 4))
+    assert b[("optimizer_states", None)] == approx(gib(11_272_192 * 8))
+    assert "gradients" not in e.breakdown_gib  # frozen base: no weight gradients
+    assert said(e, "vram.lora_adapters")["trainable_params"] == 11_272_192
 
 
 def test_lora_pure_half_keeps_adapters_in_16_bit():
-    b = est(mode="lora", lora_rank=16, master_weights="none").breakdown_gib
-    assert b["adapter weights (16-bit)"] == approx(gib(11_272_192 * 2))
-    assert b["optimizer states"] == approx(gib(11_272_192 * 4))
+    b = parts(est(mode="lora", lora_rank=16, master_weights="none"))
+    assert b[("adapter_weights", "bf16")] == approx(gib(11_272_192 * 2))
+    assert b[("optimizer_states", None)] == approx(gib(11_272_192 * 4))
 
 
 def test_qlora_base_weights_nf4_with_16bit_embeddings():
-    b = est(mode="qlora").breakdown_gib
+    e = est(mode="qlora")
     # linear layers: P − 2·V·h = 973,078,528 weights at 4 + 8/64 + 32/16384 bits; embeddings + head 16-bit
     expected = 973_078_528 * (4 + 8 / 64 + 32 / 16384) / 8 + 134_217_728 * 2
-    assert b["weights (frozen base, nf4)"] == approx(gib(expected))
+    assert parts(e)[("weights_frozen", "nf4")] == approx(gib(expected))
+    assert said(e, "vram.weights_nf4") == {"precision": "nf4", "bits_per_weight": 4.127, "embedding_params": 134_217_728}
     assert NF4_BITS == pytest.approx(4.127, abs=1e-3)  # the QLoRA paper's 0.127 bits of constants
 
 
 def test_inference_int4_uses_group128_constants():
-    b = est(mode="inference", precision="int4").breakdown_gib
+    e = est(mode="inference", precision="int4")
     expected = 973_078_528 * (4 + 16 / 128 + 4 / 128) / 8 + 134_217_728 * 2
-    assert b["weights (int4)"] == approx(gib(expected))
+    assert parts(e)[("weights", "int4")] == approx(gib(expected))
+    assert said(e, "vram.weights_int4")["bits_per_weight"] == 4.156
 
 
 # ------------------------------------------------------------------ activations, KV cache
 
 
 def test_training_activations_no_checkpointing():
-    b = est(mode="full", seq_len=TOKENS, checkpointing="none").breakdown_gib
-    assert b["activations"] == approx(gib(16 * LAYER_BYTES))  # 1.65625 GiB
+    e = est(mode="full", seq_len=TOKENS, checkpointing="none")
+    assert parts(e)[("activations", "bf16")] == approx(gib(16 * LAYER_BYTES))  # 1.65625 GiB
     # HF default loss: 14 B per logit × 1024 × 32768
-    assert b["logits + loss (output layer)"] == approx(gib(14 * TOKENS * 32768))
+    assert e.breakdown_gib["logits"] == approx(gib(14 * TOKENS * 32768))
+    assert said(e, "vram.logits") == {"bytes_per_logit": 14, "chunked": False}
 
 
 def test_training_activations_full_checkpointing():
     b = est(mode="full", seq_len=TOKENS, checkpointing="full", chunked_loss=True).breakdown_gib
-    assert b["activations (checkpointed layer inputs)"] == approx(gib(2 * TOKENS * 2048 * 16))
-    assert b["activations (one layer recomputed)"] == approx(gib(LAYER_BYTES))
-    assert b["logits + loss (output layer)"] == approx(gib(4 * TOKENS * 32768))
+    assert b["activations_checkpointed"] == approx(gib(2 * TOKENS * 2048 * 16))
+    assert b["activations_recomputed"] == approx(gib(LAYER_BYTES))
+    assert b["logits"] == approx(gib(4 * TOKENS * 32768))
 
 
 def test_eager_attention_adds_korthikanti_score_term():
@@ -239,8 +269,9 @@ def test_fp32_training_doubles_activations():
 )
 def test_kv_cache(model_changes, request_kwargs, expected_bytes):
     e = est(make_model(**model_changes), mode="inference", seq_len=1024, **request_kwargs)
-    kv = [v for k, v in e.breakdown_gib.items() if k.startswith("KV cache")]
-    assert kv == [approx(gib(expected_bytes))]
+    kv = [p for p in e.breakdown if p.component == Component.kv_cache]
+    assert [p.gib for p in kv] == [approx(gib(expected_bytes))]
+    assert kv[0].precision == ("fp32" if request_kwargs.get("precision") == "fp32" else "bf16")
 
 
 def test_inference_total_by_hand():
@@ -258,14 +289,14 @@ def test_inference_total_by_hand():
 def test_moe_all_experts_resident_active_ones_compute():
     moe = make_model(params=P, moe_experts=8, moe_active_experts=2, active_params=P / 4)
     e = est(moe, mode="inference")
-    assert e.breakdown_gib["weights (bf16)"] == approx(2 * PG)
-    assert any("all 8 experts" in a for a in e.assumptions)
+    assert parts(e)[("weights", "bf16")] == approx(2 * PG)
+    assert said(e, "vram.moe_resident") == {"experts": 8}
 
 
 def test_encoder_has_no_kv_cache_and_no_vocab_logits_in_finetuning():
     enc = make_model(kind=ModelKind.encoder, attention="mha", num_kv_heads=16)
-    assert not any(k.startswith("KV") for k in est(enc, mode="inference").breakdown_gib)
-    assert "logits + loss (output layer)" not in est(enc, mode="full").breakdown_gib
+    assert "kv_cache" not in est(enc, mode="inference").breakdown_gib
+    assert "logits" not in est(enc, mode="full").breakdown_gib
 
 
 def test_activation_profile_replaces_the_transformer_formula():
@@ -274,7 +305,7 @@ def test_activation_profile_replaces_the_transformer_formula():
                        activation_profile=prof, source="inline")
     e = est(vision, mode="full", batch_size=8)
     assert e.breakdown_gib["activations"] == approx(4.0)  # 0.5 GiB × 8
-    assert "measured bytes per sample" in e.formula
+    assert [n.code for n in e.formula] == ["formula.profile"] and e.formula[0].params == {"source": "test"}
 
 
 # ------------------------------------------------------------------ defaults, fits, formula
@@ -282,16 +313,17 @@ def test_activation_profile_replaces_the_transformer_formula():
 
 def test_defaults_are_listed_as_assumptions():
     e = est(mode="full")
-    text = " | ".join(e.assumptions)
-    for phrase in ("precision bf16 assumed", "sequence length 2048 assumed", "gradient checkpointing full assumed",
-                   "batch size 1 assumed"):
-        assert phrase in text
-    assert "Korthikanti" in e.formula
+    assert said(e, "vram.precision_default") == {"precision": "bf16"}
+    assert said(e, "vram.seq_len_default") == {"seq_len": 2048}
+    assert said(e, "vram.checkpointing_default") == {}
+    assert said(e, "vram.batch_default_training") == {"batch_size": 1}
+    assert "Korthikanti" in render(e.formula[0], "en")  # the activation formula, with its citation
 
 
 def test_short_context_model_caps_default_sequence():
     e = est(make_model(max_context=512), mode="inference")
-    assert "sequence length 512 assumed (the model's maximum context)" in e.assumptions
+    assert said(e, "vram.seq_len_model_max") == {"seq_len": 512}
+    assert render(Note.of("vram.seq_len_model_max", seq_len=512), "en") == "sequence length 512 assumed (the model's maximum context)"
 
 
 def test_fits_and_headroom():
@@ -310,28 +342,34 @@ def test_more_gpus_report_total_over_all_gpus():
 
 
 def test_full_training_of_4bit_weights_is_an_input_error():
-    with pytest.raises(InputError, match="needs 16- or 32-bit weights"):
+    with pytest.raises(InputError, match="needs 16- or 32-bit weights") as info:
         est(mode="full", precision="int4")
+    assert info.value.note == Note.of("error.full_needs_16bit", mode="full", precision="int4")
+    assert "4-bit 底座请用 QLoRA" in render(info.value.note, "zh")  # the chat can say it in Chinese, without flags
 
 
 def test_qlora_with_fp16_is_rejected():
-    with pytest.raises(ValidationError, match="QLoRA keeps the base model in 4 bits"):
+    with pytest.raises(ValidationError, match="QLoRA keeps the base model in 4 bits") as info:
         VramRequest(mode="qlora", precision="fp16")
+    assert error_note(info.value) == Note.of("error.qlora_precision", precision="fp16")  # found inside pydantic's error
 
 
 def test_offload_needs_sharding():
-    with pytest.raises(InputError, match="needs a sharded optimizer"):
+    with pytest.raises(InputError, match="needs a sharded optimizer") as info:
         est(mode="full", offload="cpu")
+    assert info.value.note.code == "error.offload_needs_sharding"
 
 
 def test_offload_for_inference_is_rejected():
-    with pytest.raises(InputError, match="training only"):
+    with pytest.raises(InputError, match="training only") as info:
         est(mode="inference", offload="cpu", sharding="zero3", gpus=2)
+    assert info.value.note.code == "error.offload_inference"
 
 
 def test_gpus_must_be_a_multiple_of_tp_times_pp():
-    with pytest.raises(InputError, match="not a multiple of tp × pp = 4"):
+    with pytest.raises(InputError, match="not a multiple of tp × pp = 4") as info:
         est(mode="full", gpus=6, tp=4)
+    assert info.value.note == Note.of("error.gpus_not_multiple", gpus=6, tp_pp=4)
 
 
 # ------------------------------------------------------------------ raw parameter counts
@@ -361,7 +399,10 @@ def test_model_from_params_interpolates_between_anchors():
 
 def test_assumed_shape_is_said():
     e = estimate_vram(model_from_params(13e9), VramRequest())
-    assert any("shape assumed from the parameter count" in a for a in e.assumptions)
+    m = model_from_params(13e9)
+    assert said(e, "vram.shape_assumed") == {"model": m.name, "params": 13e9, "layers": 40, "hidden": 5120, "heads": 40, "kv_heads": 8,
+                                              "vocab": 32000}
+    assert "shape assumed from the parameter count" in render(e.assumptions[codes(e).index("vram.shape_assumed")], "en")
 
 
 @pytest.mark.parametrize("bad", [0, -1, float("nan"), float("inf")])

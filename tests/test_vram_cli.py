@@ -59,11 +59,15 @@ def test_parse_params_rejects(text):
 
 def test_vram_json_keys_for_raw_params(capsys):
     data = run_json(capsys, "vram", "--params", "7B", "--mode", "lora")
-    for key in ("per_gpu_gib", "total_gib", "breakdown_gib", "fits", "assumptions"):
+    for key in ("per_gpu_gib", "total_gib", "breakdown", "breakdown_gib", "fits", "assumptions"):
         assert key in data
-    assert any("weight" in k for k in data["breakdown_gib"])
+    assert "weights_frozen" in data["breakdown_gib"]  # keyed by component code, GiB per GPU
     assert data["per_gpu_gib"] == pytest.approx(sum(data["breakdown_gib"].values()), abs=0.01)
-    assert any("shape assumed" in a for a in data["assumptions"])
+    assert {"component": "weights_frozen", "precision": "bf16"}.items() <= data["breakdown"][0].items()
+    # every note is {code, params, text}, the text in the requested language (default en)
+    shape = next(a for a in data["assumptions"] if a["code"] == "vram.shape_assumed")
+    assert set(shape) == {"code", "params", "text"} and "shape assumed" in shape["text"]
+    assert shape["params"]["layers"] == 32
     assert all(isinstance(v, bool) for v in data["fits"].values())
 
 
@@ -71,13 +75,14 @@ def test_vram_chinese_param_count(capsys):
     data = run_json(capsys, "vram", "--params", "130亿")
     assert data["model"] == "13B-params"
     # bf16 inference: 13e9 × 2 B = 24.2 GiB of weights
-    assert data["breakdown_gib"]["weights (bf16)"] == pytest.approx(13e9 * 2 / 2**30, abs=1e-3)
+    assert data["breakdown_gib"]["weights"] == pytest.approx(13e9 * 2 / 2**30, abs=1e-3)
+    assert data["breakdown"][0] == {"component": "weights", "precision": "bf16", "gib": data["breakdown_gib"]["weights"]}
 
 
 def test_vram_catalog_model_and_fits(capsys):
     data = run_json(capsys, "vram", "--model", "llama-2-7b", "--mode", "inference", "--precision", "bf16")
     # 6,738,415,616 params × 2 B = 12.55 GiB
-    assert data["breakdown_gib"]["weights (bf16)"] == pytest.approx(12.551, abs=1e-3)
+    assert data["breakdown_gib"]["weights"] == pytest.approx(12.551, abs=1e-3)
     assert data["fits"]["A100-80GB"] is True
     assert data["fits"]["T4"] is False  # 16 GB card, ~14.6 GiB usable < 14.7 GiB needed
 

@@ -26,8 +26,15 @@ def option(provider="aliyun", instance="gn7i", need=18.4, usable=22.2, hour=10.1
         provider=provider, instance=instance, region="cn-beijing", china_mainland=True, gpu="A10", gpu_count=1, nodes=1,
         per_gpu_gib=need, gpu_usable_gib=usable, headroom_gib=usable - need, price_per_hour=hour, monthly_cost=month,
         job_cost=None, job_hours=None, currency="CNY", billing="on_demand", price_grade="official list price",
-        price_as_of="2025-11-01", price_source="https://example.test/prices", interconnect="pcie",
-        reasons=["cheapest option that fits"], warnings=[], total_gpus=1,
+        price_as_of="2025-11-01", price_source="https://example.test/prices",
+        interconnect={"code": "link.interconnect", "params": {"gpus_linked": None, "infiniband": False, "network_gbps": None}},
+        # notes as the recommender's JSON carries them: {code, params}
+        reasons=[
+            {"code": "option.fit", "params": {"nodes": 1, "gpu_count": 1, "gpu": "A10", "needed_gib": need, "usable_gib": usable,
+                                               "headroom_gib": usable - need, "layout": {"code": "layout.one_gpu", "params": {}}}},
+            {"code": "option.mainland", "params": {"region": "cn-beijing"}},
+        ],
+        warnings=[{"code": "warn.no_bf16", "params": {"gpu": "A10"}}], total_gpus=1,
     )
     return {**base, **kw}
 
@@ -138,6 +145,15 @@ def test_panel_shows_the_first_rows_and_says_how_many_more():
     assert "3 more in the answer and the export" in panel
 
 
+def test_panel_renders_the_top_options_notes_in_the_answers_language():
+    en = render.recommendation_panel(answer())
+    assert "- mainland China region (cn-beijing)" in en and "- ⚠ no BF16 on A10" in en
+    zh = render.recommendation_panel(answer(language="zh"))
+    assert "- 中国大陆地域（cn-beijing）" in zh and "- ⚠ A10 不支持 BF16" in zh
+    assert "每卡需要 18.4 GiB" in zh and "needs" not in zh
+    assert "计费: 按量付费" in zh  # billing in words, not the enum value
+
+
 def test_panel_without_options_says_so():
     assert "No recommendation yet" in render.recommendation_panel(None)
     assert render.recommendation_panel(answer(options=[])).startswith("_No recommendation")
@@ -196,6 +212,18 @@ def test_export_markdown_contains_question_table_reasons_and_sources():
     assert "price source: https://example.test/prices" in md
     assert "| # | Provider | Instance |" in md
     assert "[1] LoRA" in md
+    assert "- 1 × A10: needs 18.4 GiB per GPU of 22.2 GiB usable (3.8 GiB headroom); the whole job on one GPU" in md
+    assert "- ⚠ no BF16 on A10: training runs in fp16 mixed precision" in md
+    assert "(on-demand; official list price; as of 2025-11-01)" in md
+
+
+def test_export_in_chinese_renders_the_notes_in_chinese():
+    md = recommendation_markdown(answer(language="zh"), "Qwen2.5-7B 租什么卡？", now=dt.datetime(2026, 1, 2, tzinfo=dt.timezone.utc))
+    assert md.startswith("# GPU Advisor 推荐\n")
+    assert "- 每卡显存：需要 18.4 GiB，可用 22.2 GiB（余量 3.8 GiB）" in md
+    assert "（按量付费；官方刊例价；2025-11-01 数据）" in md
+    assert "- ⚠ A10 不支持 BF16：训练将使用 fp16 混合精度" in md
+    assert "needs" not in md and "headroom" not in md
 
 
 def test_export_file_name_is_safe(tmp_path):

@@ -33,28 +33,58 @@ from __future__ import annotations
 
 import math
 
-from tools.domain import HOURS_PER_MONTH, HOURS_PER_YEAR, Billing, Instance, Price
-from tools.errors import InputError
+from tools.domain import HOURS_PER_MONTH, HOURS_PER_YEAR, Billing, Instance, Mode, Price
+from tools.notes import Note, NoteCode
 from tools.money import convert
-from tools.schemas import CostEstimate, CostLine, CostRequest, ExchangeRate
+from tools.schemas import CostEstimate, CostLine, CostRequest, ExchangeRate, TrainTimeEstimate
 
 TERM_HOURS = {Billing.monthly: HOURS_PER_MONTH, Billing.yearly: HOURS_PER_YEAR}
 # Float noise guard: 730.0000001 h is still one month.
 _EPS = 1e-9
 
 
-def request_hours(request: CostRequest) -> tuple[float, str]:
-    """Hours to price and how they were chosen (an assumption line)."""
+class CostCode(NoteCode):
+    """Assumptions and line remarks of the cost calculator (params in the comments)."""
+
+    hours_given = "cost.hours_given"  # hours
+    hours_schedule = "cost.hours_schedule"  # hours_per_day, days, hours
+    hours_days = "cost.hours_days"  # days, hours
+    hours_month = "cost.hours_month"  # hours, year_hours, months
+    instances = "cost.instances"  # instances
+    spot_formula = "cost.spot_formula"  # interruptions_per_day, checkpoint_hours, restart_hours
+    terms_per_month = "cost.terms_per_month"
+    terms_whole = "cost.terms_whole"  # month_hours, year_hours
+    converted = "cost.converted"  # rate (an fx.rate note)
+    no_price = "cost.no_price"  # billing, provider, instance
+    job = "cost.job"  # model, mode, tokens, epochs, gpus, gpu, mfu, mfu_source (note), hours — the CLI's job cost
+    # remarks on one billing line (CostLine.note)
+    line_no_price = "cost.line_no_price"
+    term_per_month = "cost.term_per_month"  # term (month|year), monthly, currency
+    term_whole = "cost.term_whole"  # term, hours, billed_hours
+    spot_never = "cost.spot_never"  # interruptions_per_day, lost_hours
+    spot_rework = "cost.spot_rework"  # rework_hours, paid_hours
+
+
+def job_note(model_name: str, mode: "Mode", tokens: float, epochs: float, gpus: int, estimate: "TrainTimeEstimate") -> Note:
+    """How a job's hours were found (the cost CLI states it first): model, mode, tokens × epochs, GPUs, MFU."""
+    return Note.of(
+        CostCode.job, model=model_name, mode=mode, tokens=tokens, epochs=epochs, gpus=gpus, gpu=estimate.gpu,
+        mfu=estimate.mfu, mfu_source=estimate.mfu_source, hours=estimate.hours,
+    )
+
+
+def request_hours(request: CostRequest) -> tuple[float, Note]:
+    """Hours to price and how they were chosen (an assumption note)."""
     if request.hours is not None:
-        return request.hours, f"{request.hours:,.4g} h as given"
+        return request.hours, Note.of(CostCode.hours_given, hours=request.hours)
     if request.hours_per_day is not None:
         days = request.days if request.days is not None else HOURS_PER_MONTH / 24
         hours = request.hours_per_day * days
-        return hours, f"schedule {request.hours_per_day:g} h/day × {days:g} days = {hours:g} h"
+        return hours, Note.of(CostCode.hours_schedule, hours_per_day=request.hours_per_day, days=days, hours=hours)
     if request.days is not None:
         hours = 24 * request.days
-        return hours, f"{request.days:g} days around the clock = {hours:g} h"
-    return HOURS_PER_MONTH, f"one month = {HOURS_PER_MONTH:g} h (8760 h / 12), no hours or schedule given"
+        return hours, Note.of(CostCode.hours_days, days=request.days, hours=hours)
+    return HOURS_PER_MONTH, Note.of(CostCode.hours_month, hours=HOURS_PER_MONTH, year_hours=HOURS_PER_YEAR, months=12)
 
 
 def spot_paid_hours(
@@ -104,7 +134,7 @@ def _line(
             price_as_of=None,
             price_grade=None,
             source=None,
-            note="no price in the catalog: check the provider's console",
+            note=Note.of(CostCode.line_no_price),
         )
     per_hour, converted = convert(price.per_hour, price.currency, request.currency, fx)
     assert per_hour is not None
@@ -115,9 +145,9 @@ def _line(
     if billing in TERM_HOURS:
         term_name = "month" if billing == Billing.monthly else "year"
         if per_month_view:
-            note = f"{term_name}ly term shown per month ({per_hour * HOURS_PER_MONTH:,.2f} per month)"
+            note = Note.of(CostCode.term_per_month, term=term_name, monthly=per_hour * HOURS_PER_MONTH, currency=request.currency)
         elif paid > hours + _EPS:
-            note = f"paid in whole {term_name}s: {hours:g} h is billed as {paid:g} h"
+            note = Note.of(CostCode.term_whole, term=term_name, hours=hours, billed_hours=paid)
     if billing == Billing.spot:
         spot_hours = spot_paid_hours(
             hours,
@@ -126,14 +156,13 @@ def _line(
             request.restart_overhead_hours,
         )
         if spot_hours is None:
-            note = (
-                f"{request.spot_interruptions_per_day:g} interruptions/day each losing "
-                f"{request.checkpoint_interval_hours / 2 + request.restart_overhead_hours:g} h: "
-                "the job never finishes; checkpoint more often"
+            note = Note.of(
+                CostCode.spot_never, interruptions_per_day=request.spot_interruptions_per_day,
+                lost_hours=request.checkpoint_interval_hours / 2 + request.restart_overhead_hours,
             )
         else:
             expected_total = per_hour * spot_hours * request.instances
-            note = f"expected {spot_hours - hours:.2f} h of rework after interruptions ({spot_hours:.2f} h paid)"
+            note = Note.of(CostCode.spot_rework, rework_hours=spot_hours - hours, paid_hours=spot_hours)
     return CostLine(
         billing=billing,
         price_per_hour=per_hour,
@@ -170,36 +199,32 @@ def estimate_cost(instance: Instance, request: CostRequest, fx: ExchangeRate) ->
         unknown), with `lines` for on-demand, spot, monthly and yearly.
     """
     if not isinstance(request, CostRequest):  # pragma: no cover - typed callers
-        raise InputError("estimate_cost needs a CostRequest")
-    hours, hours_text = request_hours(request)
+        raise TypeError("estimate_cost needs a CostRequest")
+    hours, hours_note = request_hours(request)
     per_month_view = request.hours is None and request.hours_per_day is None and request.days is None
     lines = [_line(instance, b, hours, request, fx, per_month_view) for b in Billing]
     chosen = next(line for line in lines if line.billing == request.billing)
-    assumptions = [f"Hours: {hours_text}."]
+    assumptions = [hours_note]
     if request.instances > 1:
-        assumptions.append(f"{request.instances} instances (nodes) billed together.")
+        assumptions.append(Note.of(CostCode.instances, instances=request.instances))
     spot = next(line for line in lines if line.billing == Billing.spot)
     if spot.price_per_hour is not None:
-        assumptions.append(
-            "Spot expected cost = price × hours / (1 − λ·w), "
-            f"λ = {request.spot_interruptions_per_day:g} interruptions/day ÷ 24, "
-            f"w = checkpoint interval {request.checkpoint_interval_hours:g} h ÷ 2 "
-            f"+ restart overhead {request.restart_overhead_hours:g} h lost per interruption."
-        )
+        assumptions.append(Note.of(
+            CostCode.spot_formula, interruptions_per_day=request.spot_interruptions_per_day,
+            checkpoint_hours=request.checkpoint_interval_hours, restart_hours=request.restart_overhead_hours,
+        ))
     if any(line.billing in TERM_HOURS and line.price_per_hour is not None for line in lines):
         assumptions.append(
-            "Monthly/yearly terms: shown per month (yearly ÷ 12)."
+            Note.of(CostCode.terms_per_month)
             if per_month_view
-            else "Monthly/yearly terms are paid whole: hours round up to 730 h months / 8760 h years."
+            else Note.of(CostCode.terms_whole, month_hours=HOURS_PER_MONTH, year_hours=HOURS_PER_YEAR)
         )
     converted = any(line.converted for line in lines)
     if converted:
-        assumptions.append(f"Converted at {fx.text}.")
+        assumptions.append(Note.of(CostCode.converted, rate=fx.note()))
     if chosen.price_per_hour is None:
-        assumptions.append(
-            f"No {request.billing.value} price for {instance.provider}/{instance.instance} in the catalog: "
-            "total is unknown (check the provider's console)."
-        )
+        assumptions.append(Note.of(CostCode.no_price, billing=request.billing, provider=instance.provider,
+                                   instance=instance.instance))
     price_as_of = chosen.price_as_of
     return CostEstimate(
         provider=instance.provider,
@@ -213,8 +238,7 @@ def estimate_cost(instance: Instance, request: CostRequest, fx: ExchangeRate) ->
         total=headline_total(chosen),
         price_as_of=price_as_of,
         lines=lines,
-        exchange_rate=fx.text if converted else None,
+        exchange_rate=fx if converted else None,
         assumptions=assumptions,
-        price_age=f"as of {price_as_of}" if price_as_of else "date unknown",
         instances=request.instances,
     )

@@ -10,6 +10,7 @@ first bug every calculator of this kind shipped with.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -122,6 +123,96 @@ class PriceGrade(str, Enum):
     marketplace = "marketplace sample (changes hourly)"
 
 
+class DatePrecision(str, Enum):
+    """How exactly a price's `as_of` is known."""
+
+    day = "day"  # the source states the day
+    month = "month"  # the source states only the month (as_of is its first day)
+    approximate = "approximate"  # the source states only a period ("about 2026-10"); as_of is its first day
+
+
+class PriceOrigin(str, Enum):
+    """Which catalog layer a price came from (built-in < refreshed < user files)."""
+
+    built_in = "built-in"
+    refreshed = "refreshed"
+    user = "user"
+
+
+class CostPart(str, Enum):
+    """What a rental price pays for, or what is billed on top of it."""
+
+    compute = "compute"  # GPU(s) + vCPU + RAM of the instance
+    system_disk = "system_disk"
+    data_disk = "data_disk"
+    local_ssd = "local_ssd"  # a fixed local SSD the instance forces on you (Tencent GN2)
+    bandwidth = "bandwidth"  # public network bandwidth / traffic
+
+
+class PriceCovers(Strict):
+    """What a price includes and what the source says is billed separately (nothing invented)."""
+
+    includes: list[CostPart] = Field(default_factory=lambda: [CostPart.compute])
+    excludes: list[CostPart] = Field(default_factory=list, description="billed separately, as the source says")
+    system_disk_gb: float | None = Field(default=None, ge=0, description="size of an included system disk")
+    data_disk_gb: float | None = Field(default=None, ge=0, description="size of an included (free) data disk")
+
+    @property
+    def compute_only(self) -> bool:
+        return self.includes == [CostPart.compute] and not self.system_disk_gb and not self.data_disk_gb
+
+
+class SoftwareStack(str, Enum):
+    """The accelerator's software stack: what a framework build must target."""
+
+    cuda = "cuda"  # NVIDIA
+    rocm = "rocm"  # AMD
+    cann = "cann"  # Huawei Ascend (torch_npu, vLLM-Ascend, MindIE)
+
+
+# Compute capability by architecture, for GPU records that do not give one (user
+# files written before the field existed). Source: NVIDIA "CUDA GPU Compute
+# Capability" (https://developer.nvidia.com/cuda-gpus) and the legacy table
+# (https://developer.nvidia.com/cuda-legacy-gpus). First match wins; a chip code
+# (GA102, GP102, GB202 ...) is listed before its generation's name, and a bare
+# architecture name gets the LOWEST capability of that generation
+# (Ampere GA100 = 8.0 but GA10x = 8.6; Pascal GP100 = 6.0 but GP10x = 6.1), so a
+# derived value never claims a feature the card may lack.
+ARCH_COMPUTE_CAPABILITY: tuple[tuple[str, float], ...] = (
+    (r"\bgb20[2-7]\b", 12.0),  # GeForce RTX 50 / RTX PRO Blackwell (GB202..GB207)
+    (r"blackwell ultra", 10.3),  # B300, GB300
+    (r"blackwell", 10.0),  # B200, GB200
+    (r"hopper|\bgh100\b", 9.0),
+    (r"\bad10[2-7]\b|\bada\b", 8.9),
+    (r"\bga100\b", 8.0),
+    (r"\bga10[2-7]\b", 8.6),  # RTX 30, A10, A40, RTX A-series
+    (r"ampere", 8.0),
+    (r"turing|\btu10[2-7]\b|\btu11[67]\b", 7.5),
+    (r"volta|\bgv100\b", 7.0),
+    (r"\bgp100\b", 6.0),
+    (r"\bgp10[2-8]\b", 6.1),
+    (r"pascal", 6.0),
+    (r"\bgm20[04-6]\b", 5.2),
+    (r"maxwell", 5.0),
+    (r"kepler", 3.0),
+)
+
+
+def derive_compute_capability(vendor: str, architecture: str) -> float | None:
+    """The CUDA compute capability implied by an NVIDIA architecture name (None: not NVIDIA or unknown)."""
+    if vendor.strip().lower() != "nvidia":
+        return None
+    arch = architecture.lower()
+    for pattern, cc in ARCH_COMPUTE_CAPABILITY:
+        if re.search(pattern, arch):
+            return cc
+    return None
+
+
+def derive_software_stack(vendor: str) -> SoftwareStack | None:
+    return {"nvidia": SoftwareStack.cuda, "amd": SoftwareStack.rocm, "huawei": SoftwareStack.cann}.get(vendor.strip().lower())
+
+
 class ModelKind(str, Enum):
     decoder = "decoder"
     encoder = "encoder"
@@ -170,10 +261,37 @@ class GPU(Strict):
     export_note: str | None = None
     restricted_in_china: bool = Field(default=False, description="cannot be sold into mainland China under US export rules")
     consumer: bool = False
+    compute_capability: float | None = Field(
+        default=None, ge=1, lt=100,
+        description="CUDA compute capability (8.6 = sm_86); None: derived from `architecture` (NVIDIA) or not CUDA",
+    )
+    software_stack: SoftwareStack | None = Field(default=None, description="cuda | rocm | cann; None: derived from `vendor`")
+    software_source: str | None = Field(default=None, description="where compute_capability / software_stack come from")
     source: str
     source_status: str | None = None
     as_of: dt.date | None = None
     notes: str | None = None
+
+    @property
+    def cc(self) -> float | None:
+        """The compute capability: the catalog's value, else derived from the architecture (NVIDIA only)."""
+        if self.compute_capability is not None:
+            return self.compute_capability
+        return derive_compute_capability(self.vendor, self.architecture)
+
+    @property
+    def cc_derived(self) -> bool:
+        """True when `cc` comes from the architecture name, not from the record."""
+        return self.compute_capability is None and self.cc is not None
+
+    @property
+    def stack(self) -> SoftwareStack | None:
+        return self.software_stack or derive_software_stack(self.vendor)
+
+    def cc_at_least(self, minimum: float) -> bool:
+        """True when this is a CUDA GPU with compute capability >= `minimum` (False when unknown)."""
+        cc = self.cc
+        return cc is not None and cc >= minimum - 1e-9
 
     def peak_tflops(self, precision: Precision) -> float | None:
         """Dense tensor peak for a compute precision (None when unsourced)."""
@@ -246,6 +364,30 @@ class Price(Strict):
     source: str
     as_of: dt.date | None = None
     grade: PriceGrade
+    as_of_precision: DatePrecision | None = Field(
+        default=None, description="day | month | approximate; None with a date means day; None without a date: undated"
+    )
+    as_of_inferred: bool = Field(default=False, description="the date is our inference, not stated by the source")
+    source_url: str | None = Field(default=None, description="the page or file the number was read from")
+    covers: PriceCovers | None = Field(default=None, description="what the price includes / excludes; None: not recorded")
+    origin: PriceOrigin = PriceOrigin.built_in
+    notes: str | None = None
+
+    @property
+    def precision(self) -> DatePrecision | None:
+        """The effective precision: None for an undated price, day when a date is given without one."""
+        if self.as_of is None:
+            return None
+        return self.as_of_precision or DatePrecision.day
+
+    @property
+    def as_of_label(self) -> str | None:
+        """The date as precise as it is known: '2026-07-20', '2026-10' (month or approximate); None when undated."""
+        if self.as_of is None:
+            return None
+        if self.precision == DatePrecision.day:
+            return self.as_of.isoformat()
+        return self.as_of.strftime("%Y-%m")
 
     @property
     def per_hour(self) -> float:
@@ -257,7 +399,12 @@ class Price(Strict):
 
     @property
     def age_text(self) -> str:
-        return f"as of {self.as_of.isoformat()}" if self.as_of else "date unknown"
+        """Short English label (CLI tables, --json). Answers render `tools.price_age` notes instead."""
+        if self.as_of is None:
+            return "date unknown"
+        if self.precision == DatePrecision.approximate:
+            return f"about {self.as_of_label}" + (" (inferred)" if self.as_of_inferred else "")
+        return f"as of {self.as_of_label}"
 
 
 class Region(Strict):
@@ -302,3 +449,58 @@ class Instance(Strict):
             if p.billing == billing:
                 return p
         return None
+
+
+# ---------------------------------------------------------------- software support
+
+
+class SoftwareEffect(str, Enum):
+    """What a software-support rule does to an option (the recommender decides how to show it)."""
+
+    exclude = "exclude"  # never offered for the workloads in scope (may appear among rejected options)
+    exclude_unless_named = "exclude_unless_named"  # not offered unless the user names this GPU
+    caveat = "caveat"  # offered, with a caveat
+    requires = "requires"  # a feature (bf16, fp8, flash_attention_2) needs this; below it the feature is unavailable
+
+
+class SoftwareScope(str, Enum):
+    llm = "llm"  # LLM training or serving
+    any = "any"  # every workload
+
+
+class SoftwareRule(Strict):
+    """One sourced fact about what software runs on which accelerators (knowledge/catalog/support/software.yaml).
+
+    A rule matches a GPU by software stack, by compute capability below a threshold
+    (CUDA GPUs only), or by GPU key; `matches` is pure. The `key` doubles as the
+    message code suffix the renderer uses (``software.<key>``).
+    """
+
+    key: str = Field(pattern=r"^[a-z0-9_.-]+$")
+    effect: SoftwareEffect
+    scope: SoftwareScope = SoftwareScope.llm
+    stack: SoftwareStack | None = Field(default=None, description="only GPUs of this stack")
+    below_compute_capability: float | None = Field(default=None, description="CUDA GPUs with cc below this")
+    at_least_compute_capability: float | None = Field(default=None, description="... and at or above this")
+    gpus: list[str] = Field(default_factory=list, description="GPU keys (e.g. the MI25 class)")
+    feature: str | None = Field(default=None, description="for effect=requires: bf16 | fp8 | flash_attention_2 | vllm ...")
+    source: str = Field(min_length=1, description="URL(s) of the release note, doc or issue that states it")
+    notes: str | None = None
+
+    def matches(self, gpu: GPU) -> bool:
+        if self.gpus and gpu.key not in self.gpus:
+            return False
+        if self.stack is not None and gpu.stack != self.stack:
+            return False
+        if self.below_compute_capability is not None:
+            cc = gpu.cc
+            if cc is None or cc >= self.below_compute_capability - 1e-9:
+                return False
+            if self.at_least_compute_capability is not None and cc < self.at_least_compute_capability - 1e-9:
+                return False
+        return bool(self.gpus or self.stack is not None or self.below_compute_capability is not None)
+
+
+def software_rules_for(gpu: GPU, rules: "list[SoftwareRule]", *, llm: bool) -> list[SoftwareRule]:
+    """The rules that apply to `gpu` for this workload (llm: LLM training or serving), in file order."""
+    return [r for r in rules if (llm or r.scope == SoftwareScope.any) and r.matches(gpu)]

@@ -6,12 +6,49 @@
   file, bad env var). Also one line, naming file/row/field.
 * `RetryableError`: the model (LLM) called a tool wrongly and should retry.
 
+An `InputError` raised by a calculator or a catalog lookup carries a `note`
+(an `ErrorCode` and its params, e.g. an unknown model with the closest names),
+so a chat can say it in the user's language; its `str()` is the English CLI
+form of that note (it may name flags: "Use --mode lora for a 16-bit base"),
+for the CLI and logs. `error_note(err)` finds the note, also inside a pydantic
+`ValidationError` raised by a request model's validator.
+
 Convert them to exit codes or chat messages only at the edges (ui/).
 """
 
 from __future__ import annotations
 
+
+
 from pydantic import ValidationError
+
+from tools.notes import Note, NoteCode
+
+
+
+class ErrorCode(NoteCode):
+    """Errors that reach users: what is wrong and how to fix it."""
+
+    unknown_name = "error.unknown_name"  # kind (name_kind term), name, suggestions: [names]
+    qlora_precision = "error.qlora_precision"  # precision
+    tp_pp_over_gpus = "error.tp_pp_over_gpus"  # tp_pp, gpus
+    gpus_not_multiple = "error.gpus_not_multiple"  # gpus, tp_pp
+    full_needs_16bit = "error.full_needs_16bit"  # mode, precision
+    offload_inference = "error.offload_inference"
+    offload_needs_sharding = "error.offload_needs_sharding"
+    no_peak = "error.no_peak"  # precision, gpu
+    deadline_positive = "error.deadline_positive"
+    deadline_too_many = "error.deadline_too_many"  # deadline_hours, max_gpus, gpu
+    no_workload = "error.no_workload"
+    job_budget_needs_tokens = "error.job_budget_needs_tokens"
+    job_budget_needs_training = "error.job_budget_needs_training"
+    params_not_positive = "error.params_not_positive"  # value (as given)
+
+
+def _render_en(note: Note) -> str:
+    from tools.messages import render  # lazy: the catalog imports tools.notes, not this module
+
+    return render(note, "en", surface="cli")
 
 
 class AdvisorError(Exception):
@@ -19,11 +56,18 @@ class AdvisorError(Exception):
 
 
 class InputError(AdvisorError, ValueError):
-    def __init__(self, message: str, *, suggestions: list[str] | None = None):
+    """Bad user input. `message` is a Note (calculators) or, at the edges, an English line."""
+
+    def __init__(self, message: "str | Note", *, suggestions: list[str] | None = None):
         self.suggestions = list(suggestions or [])
-        if self.suggestions:
-            message = f"{message} Did you mean: {', '.join(self.suggestions)}?"
-        super().__init__(message)
+        self.note: Note | None = message if isinstance(message, Note) else None
+        if self.note is not None:
+            text = _render_en(self.note)
+        else:
+            text = str(message)
+            if self.suggestions:
+                text = f"{text} Did you mean: {', '.join(self.suggestions)}?"
+        super().__init__(text)
 
 
 class UnknownNameError(InputError):
@@ -32,7 +76,8 @@ class UnknownNameError(InputError):
     def __init__(self, kind: str, name: str, suggestions: list[str]):
         self.kind = kind
         self.name = name
-        super().__init__(f"Unknown {kind} '{name}'.", suggestions=suggestions)
+        super().__init__(Note.of(ErrorCode.unknown_name, kind=kind, name=name, suggestions=list(suggestions)))
+        self.suggestions = list(suggestions)
 
 
 class ConfigError(AdvisorError):
@@ -41,6 +86,18 @@ class ConfigError(AdvisorError):
 
 class RetryableError(AdvisorError):
     pass
+
+
+def error_note(err: BaseException) -> Note | None:
+    """The note behind an error: an InputError's own, or the first one inside a ValidationError."""
+    if isinstance(err, InputError):
+        return err.note
+    if isinstance(err, ValidationError):
+        for e in err.errors():
+            cause = (e.get("ctx") or {}).get("error")
+            if isinstance(cause, InputError) and cause.note is not None:
+                return cause.note
+    return None
 
 
 def flatten_validation_error(err: ValidationError, prefix: str = "") -> str:

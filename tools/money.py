@@ -1,8 +1,9 @@
 """Currency helpers: convert at the configured rate and format amounts for people.
 
 Every figure that crosses currencies is converted with one `ExchangeRate`, and
-whoever shows it must also show `fx.text` (the rate and its date). These
-helpers return whether a conversion happened so that callers can say so.
+whoever shows it must also show the rate and its date (`fx.note()`, rendered by
+tools.messages). These helpers return whether a conversion happened so that
+callers can say so.
 """
 
 from __future__ import annotations

@@ -30,6 +30,8 @@ re-runs the recommender with one change at a time and reports what works
 
 from __future__ import annotations
 
+from typing import Callable
+
 from tools.catalog import Catalog
 from tools.cost import TERM_HOURS, spot_paid_hours
 from tools.domain import (
@@ -45,8 +47,10 @@ from tools.domain import (
     PriceGrade,
     RegionScope,
 )
-from tools.errors import InputError
-from tools.money import convert, default_currency, money
+from tools.errors import ErrorCode, InputError
+from tools.money import convert, default_currency
+from tools.notes import Note
+from tools.recommend_codes import RecommendCode as C
 from tools.recommend_host import check_host, has_nvlink, in_region, rdma_class
 from tools.recommend_memory import TRAINING_MODES, MemoryPlanner, Plan
 from tools.recommend_output import (
@@ -57,8 +61,8 @@ from tools.recommend_output import (
     near_misses,
     option,
     period_cost,
-    period_text,
     rejection,
+    why,
 )
 from tools.schemas import ExchangeRate, Recommendation, RecommendRequest, TrainTimeEstimate, TrainTimeRequest
 from tools.train_time import estimate_train_time
@@ -79,9 +83,10 @@ class _JobTimer:
         self.model = model
         self.request = request
         self.enabled = model is not None and request.tokens is not None and request.vram.mode in TRAINING_MODES
-        self._cache: dict[tuple[str, int], TrainTimeEstimate | str] = {}
+        self._cache: dict[tuple[str, int], TrainTimeEstimate | Note] = {}
 
-    def estimate(self, gpu: GPU, gpus: int) -> TrainTimeEstimate | str | None:
+    def estimate(self, gpu: GPU, gpus: int) -> TrainTimeEstimate | Note | None:
+        """The estimate, or the note of the error that prevented it (e.g. no sourced peak for the precision)."""
         if not self.enabled:
             return None
         key = (gpu.key, gpus)
@@ -106,7 +111,9 @@ class _JobTimer:
                     ),
                 )
             except InputError as err:
-                self._cache[key] = str(err)
+                if err.note is None:
+                    raise
+                self._cache[key] = err.note
         return self._cache[key]
 
 
@@ -167,18 +174,18 @@ def recommend(
     """
     currency = request.currency or default_currency(request.region)
     if model is None and request.required_gib is None:
-        raise InputError("Give a model (--model, --params or --config) or a raw memory need in GiB.")
+        raise InputError(Note.of(ErrorCode.no_workload))
     if request.period == "job" and request.tokens is None:
-        raise InputError("A budget per job needs the job's size: give --tokens (and --epochs).")
+        raise InputError(Note.of(ErrorCode.job_budget_needs_tokens))
     if request.period == "job" and request.vram.mode == Mode.inference:
-        raise InputError("A budget per job needs a training job: use --mode full/lora/qlora/pretrain, or --period month.")
+        raise InputError(Note.of(ErrorCode.job_budget_needs_training))
     providers = {catalog.provider(p).key for p in request.providers}
     gpu_only = catalog.gpu(request.gpu).key if request.gpu else None
     prefer_cn = request.region == RegionScope.cn or currency == Currency.CNY
 
     planner = MemoryPlanner(model, request.vram, request.required_gib)
     timer = _JobTimer(model, request)
-    assumptions: list[str] = []
+    assumptions: list[Note] = []
     misses: list[Miss] = []
     fitting: list[Candidate] = []
     unplaced: list[tuple[Instance, GPU]] = []  # in scope, whole-number GPUs, did not fit on one machine
@@ -236,14 +243,14 @@ def recommend(
     chosen = _dedupe(priced, request.top_k) + _dedupe(unknown, request.top_k)
 
     if skipped_unknown_gpu:
-        assumptions.append(f"{skipped_unknown_gpu} catalog instances skipped: their accelerator is not in the GPU catalog.")
+        assumptions.append(Note.of(C.skipped_unknown_gpu, instances=skipped_unknown_gpu))
     assumptions.extend(assumptions_for(request, currency, planner, timer.enabled, fx, chosen))
     result = Recommendation(
         options=[option(c, request, currency, fx, prefer_cn) for c in chosen],
         rejected=[rejection(m) for m in near_misses(misses)],
         vram=planner.single().estimate,
         currency=currency,
-        exchange_rate=fx.text,
+        exchange_rate=fx,
         assumptions=assumptions,
     )
     if suggest and not any(o.price_per_hour is not None for o in result.options):
@@ -258,27 +265,19 @@ def recommend(
 
 def _region_miss(inst: Instance, gpu: GPU, region: RegionScope) -> Miss:
     if region == RegionScope.cn and gpu.restricted_in_china:
-        note = f" ({gpu.export_note})" if gpu.export_note else ""
-        return Miss(
-            inst, gpu.key, "export",
-            f"fits, but export-restricted in mainland China: {gpu.name} cannot be sold into mainland China{note}", 0.2,
-        )
-    where = "mainland China" if region == RegionScope.cn else "outside mainland China"
-    return Miss(inst, gpu.key, "region", f"fits, but not in {where} (region {region.value}); try --region any", 0.5)
+        return Miss(inst, gpu.key, "export", why(C.reject_export, gpu=gpu.key, gpu_name=gpu.name), 0.2)
+    return Miss(inst, gpu.key, "region", why(C.reject_region, region=region), 0.5)
 
 
 def _fit_miss(inst: Instance, gpu: GPU, plan: Plan, usable: float) -> Miss:
     if plan.error:
-        return Miss(inst, gpu.key, "fit", f"does not fit: {plan.error}", 10.0)
+        return Miss(inst, gpu.key, "fit", why(C.reject_fit_error, error=plan.error), 10.0)
     short = plan.per_gpu_gib - usable
-    return Miss(
-        inst,
-        gpu.key,
-        "fit",
-        f"does not fit: needs {plan.per_gpu_gib:.1f} GiB per GPU, {gpu.key} has {usable:.1f} GiB usable "
-        f"({short:.1f} GiB short; {plan.how})",
-        plan.per_gpu_gib / usable - 1,
+    reason = why(
+        C.reject_fit, needed_gib=round(plan.per_gpu_gib, 3), gpu=gpu.key, usable_gib=round(usable, 3),
+        short_gib=round(short, 3), layout=plan.how,
     )
+    return Miss(inst, gpu.key, "fit", reason, plan.per_gpu_gib / usable - 1)
 
 
 def _clusters(
@@ -286,7 +285,7 @@ def _clusters(
     planner: MemoryPlanner,
     request: RecommendRequest,
     misses: list[Miss],
-    assumptions: list[str],
+    assumptions: list[Note],
 ) -> list[Candidate]:
     """Smallest multi-node cluster of each instance type that holds the job (nodes × GPUs ≤ max_gpus)."""
     out: list[Candidate] = []
@@ -298,24 +297,13 @@ def _clusters(
             if plan.per_gpu_gib > usable:
                 continue
             if not rdma_class(inst):
-                misses.append(
-                    Miss(
-                        inst,
-                        gpu.key,
-                        "network",
-                        f"{nodes} nodes × {per_node} GPU{'s' if per_node > 1 else ''} would hold it, but {inst.instance} has no "
-                        "InfiniBand/RDMA-class networking: multi-node sharding would be very slow",
-                        0.3,
-                    )
-                )
+                reason = why(C.reject_network, nodes=nodes, gpus_per_node=per_node, instance=inst.instance)
+                misses.append(Miss(inst, gpu.key, "network", reason, 0.3))
             else:
                 out.append(Candidate(inst, gpu, nodes, plan, usable))
             break
     if out:
-        assumptions.append(
-            "No single machine holds this job: multi-node clusters listed (nodes × GPUs, "
-            "InfiniBand/RDMA-class networking required)."
-        )
+        assumptions.append(Note.of(C.multi_node))
     return out
 
 
@@ -330,40 +318,37 @@ def _price_and_check(
     """Fill price, time and warnings; False (and a near-miss recorded) when the candidate is rejected."""
     inst, gpu = c.inst, c.gpu
 
-    def reject(kind: str, reason: str, score: float) -> bool:
+    def reject(kind: str, reason: "Note | Callable[[], Note]", score: float) -> bool:
         misses.append(Miss(inst, gpu.key, kind, reason, score))
         return False
 
     wanted = request.vram.precision
     if wanted == Precision.bf16 and not gpu.bf16_supported:
-        return reject("bf16", f"no BF16 on {gpu.key} (bf16 requested); --precision fp16 would run", 0.1)
+        return reject("bf16", why(C.reject_bf16, gpu=gpu.key), 0.1)
     if wanted == Precision.fp8 and not gpu.fp8_supported:
-        return reject("fp8", f"no FP8 on {gpu.key} (fp8 requested)", 0.1)
+        return reject("fp8", why(C.reject_fp8, gpu=gpu.key), 0.1)
     if wanted is None and request.vram.mode in TRAINING_MODES and not gpu.bf16_supported:
-        c.warnings.append(f"no BF16 on {gpu.key}: training runs in fp16 mixed precision")
+        c.warnings.append(Note.of(C.warn_no_bf16, gpu=gpu.key))
 
     host = check_host(inst, gpu)
-    if host.severe:
-        return reject("host", host.text or "thin host", 0.4)
-    if host.thin:
-        c.warnings.append(host.text or "thin host")
+    if host.severe and host.note is not None:
+        return reject("host", host.note, 0.4)
+    if host.thin and host.note is not None:
+        c.warnings.append(host.note)
 
     if request.region == RegionScope.cn and gpu.restricted_in_china:
-        c.warnings.append(
-            f"{gpu.key} is export-restricted for new sales into mainland China: this is the provider's "
-            "existing fleet; check availability in the console"
-        )
+        c.warnings.append(Note.of(C.warn_export_fleet, gpu=gpu.key))
     if c.plan.sharded and c.plan.gpus > 1 and request.vram.mode in TRAINING_MODES and not has_nvlink(inst, gpu):
         c.slow = True
-        c.warnings.append(f"slow: PCIe only — {c.plan.how.split(' because')[0]} without NVLink")
+        c.warnings.append(Note.of(C.warn_pcie_slow, layout=c.plan.layout))
     if c.nodes == 1 and inst.gpu_count < 1:
-        c.warnings.append(f"a {inst.gpu_count:g} slice of a {gpu.key} (vGPU): {c.usable_gib:.1f} GiB")
+        c.warnings.append(Note.of(C.warn_vgpu, fraction=inst.gpu_count, gpu=gpu.key, usable_gib=round(c.usable_gib, 3)))
 
     price, billing = _pick_price(inst, request.billing)
     if price is None and inst.prices:
         # priced, but not in the requested mode: a near-miss, not "price unknown"
-        listed = ", ".join(p.billing.value for p in inst.prices)
-        return reject("billing", f"no {billing.value} price in the catalog (listed: {listed})", 0.6)
+        listed = [p.billing for p in inst.prices]
+        return reject("billing", why(C.reject_billing, billing=billing, listed=listed), 0.6)
     c.price, c.billing = price, billing
     if price is not None:
         per_hour, c.converted = convert(price.per_hour, price.currency, currency, fx)
@@ -373,10 +358,10 @@ def _price_and_check(
             spot = inst.price(Billing.spot)
             if spot is not None and spot.per_hour < price.per_hour:
                 spot_h, _ = convert(spot.per_hour, spot.currency, currency, fx)
-                c.cheaper = f"spot {money(spot_h * c.nodes, currency)}/h is cheaper but can be interrupted"
+                c.cheaper = Note.of(C.option_cheaper_spot, price_per_hour=spot_h * c.nodes, currency=currency)
     tte = timer.estimate(gpu, c.total_gpus)
-    if isinstance(tte, str):
-        c.warnings.append(f"no time estimate: {tte}")
+    if isinstance(tte, Note):
+        c.warnings.append(Note.of(C.warn_no_time, error=tte))
     elif tte is not None:
         c.train = tte
         c.job_hours = tte.hours
@@ -387,12 +372,9 @@ def _price_and_check(
         cost = period_cost(c, request.period)
         if cost is not None and cost > request.budget:
             over = cost / request.budget - 1
-            return reject(
-                "budget",
-                f"over budget: {money(cost, currency)}{period_text(request.period)} > "
-                f"{money(request.budget, currency)} ({over:.1%} over)",
-                over,
-            )
+            reason = why(C.reject_budget, cost=cost, budget=request.budget, currency=currency,
+                         period=request.period, over_fraction=over)
+            return reject("budget", reason, over)
     return True
 
 
@@ -403,16 +385,7 @@ def _drop_slow_if_clean_exists(options: list[Candidate], misses: list[Miss]) -> 
     kept = []
     for c in options:
         if c.slow:
-            misses.append(
-                Miss(
-                    c.inst,
-                    c.gpu.key,
-                    "pcie",
-                    f"PCIe only: {c.plan.how.split(' because')[0]} without NVLink is slow for training "
-                    "(options with NVLink or a single GPU exist)",
-                    0.3,
-                )
-            )
+            misses.append(Miss(c.inst, c.gpu.key, "pcie", why(C.reject_pcie, layout=c.plan.layout), 0.3))
         else:
             kept.append(c)
     return kept

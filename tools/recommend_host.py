@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tools.domain import GB, GIB, GPU, Instance, RegionScope
+from tools.notes import Note
+from tools.recommend_codes import RecommendCode
 
 CPUS_PER_HIGH_END_GPU = 16  # seed guidance
 RAM_GB_PER_HIGH_END_GPU = 64  # seed guidance, decimal GB as the seed writes it
@@ -24,7 +26,7 @@ RDMA_CLASS_GBPS = 200  # a network this fast is RDMA-class (EFA, GPUDirect-TCPX,
 class HostCheck:
     thin: bool  # below the guidance: marked
     severe: bool  # below half of it: rejected
-    text: str | None  # why, with the numbers
+    note: Note | None  # why, with the numbers (host.thin)
 
 
 def check_host(instance: Instance, gpu: GPU) -> HostCheck:
@@ -33,16 +35,21 @@ def check_host(instance: Instance, gpu: GPU) -> HostCheck:
         return HostCheck(False, False, None)
     per_gpu_cpus = instance.vcpus / instance.gpu_count if instance.vcpus else None
     per_gpu_ram_gb = instance.ram_gib * GIB / GB / instance.gpu_count if instance.ram_gib else None
-    problems, severe = [], False
-    if per_gpu_cpus is not None and per_gpu_cpus < CPUS_PER_HIGH_END_GPU:
-        problems.append(f"{per_gpu_cpus:g} vCPU per GPU < {CPUS_PER_HIGH_END_GPU}")
-        severe |= per_gpu_cpus < CPUS_PER_HIGH_END_GPU * SEVERE_FRACTION
-    if per_gpu_ram_gb is not None and per_gpu_ram_gb < RAM_GB_PER_HIGH_END_GPU:
-        problems.append(f"{per_gpu_ram_gb:.0f} GB RAM per GPU < {RAM_GB_PER_HIGH_END_GPU} GB")
-        severe |= per_gpu_ram_gb < RAM_GB_PER_HIGH_END_GPU * SEVERE_FRACTION
-    if not problems:
+    thin_cpu = per_gpu_cpus is not None and per_gpu_cpus < CPUS_PER_HIGH_END_GPU
+    thin_ram = per_gpu_ram_gb is not None and per_gpu_ram_gb < RAM_GB_PER_HIGH_END_GPU
+    if not (thin_cpu or thin_ram):
         return HostCheck(False, False, None)
-    return HostCheck(True, severe, "thin host: " + ", ".join(problems) + " (guidance: ≥ 16 vCPU and ≥ 64 GB per high-end GPU)")
+    severe = (thin_cpu and per_gpu_cpus < CPUS_PER_HIGH_END_GPU * SEVERE_FRACTION) or (
+        thin_ram and per_gpu_ram_gb < RAM_GB_PER_HIGH_END_GPU * SEVERE_FRACTION
+    )
+    note = Note.of(
+        RecommendCode.host_thin,
+        vcpu_per_gpu=per_gpu_cpus if thin_cpu else None,
+        ram_gb_per_gpu=round(per_gpu_ram_gb, 1) if thin_ram else None,
+        min_vcpu=CPUS_PER_HIGH_END_GPU,
+        min_ram_gb=RAM_GB_PER_HIGH_END_GPU,
+    )
+    return HostCheck(True, bool(severe), note)
 
 
 def has_nvlink(instance: Instance, gpu: GPU) -> bool:
@@ -50,15 +57,13 @@ def has_nvlink(instance: Instance, gpu: GPU) -> bool:
     return bool(instance.nvlink if instance.nvlink is not None else gpu.nvlink) and instance.gpu_count > 1
 
 
-def interconnect_text(instance: Instance, gpu: GPU) -> str:
-    parts = []
-    if instance.gpu_count > 1:
-        parts.append("NVLink" if has_nvlink(instance, gpu) else "PCIe only")
-    if instance.infiniband:
-        parts.append("InfiniBand/RDMA")
-    elif instance.network_gbps:
-        parts.append(f"{instance.network_gbps:g} Gbps network")
-    return ", ".join(parts) or "single GPU"
+def interconnect(instance: Instance, gpu: GPU) -> Note:
+    """NVLink or PCIe between the machine's GPUs (None: one GPU), and InfiniBand or the network speed between machines."""
+    linked = ("nvlink" if has_nvlink(instance, gpu) else "pcie") if instance.gpu_count > 1 else None
+    return Note.of(
+        RecommendCode.interconnect, gpus_linked=linked, infiniband=bool(instance.infiniband),
+        network_gbps=None if instance.infiniband else instance.network_gbps,
+    )
 
 
 def rdma_class(instance: Instance) -> bool:

@@ -21,18 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tools.domain import Mode, ModelSpec, Sharding
-from tools.errors import InputError
+from tools.errors import ErrorCode, InputError
+from tools.notes import Note
+from tools.recommend_codes import RecommendCode as C
 from tools.schemas import VramEstimate, VramRequest
 from tools.vram import estimate_vram
 
 TRAINING_MODES = (Mode.full, Mode.lora, Mode.qlora, Mode.pretrain)
-SHARDING_NAMES = {
-    Sharding.zero3: "ZeRO-3",
-    Sharding.fsdp: "FSDP",
-    Sharding.zero2: "ZeRO-2",
-    Sharding.zero1: "ZeRO-1",
-    Sharding.ddp: "DDP",
-}
+REASON_PARAM = "single_gpu_gib"  # in a layout note: what one GPU would need (why the job is sharded)
 
 
 @dataclass(frozen=True)
@@ -42,9 +38,14 @@ class Plan:
     per_gpu_gib: float
     gpus: int
     sharded: bool  # the model itself is split across GPUs: needs a fast interconnect
-    how: str  # human-readable layout, e.g. "ZeRO-3 across 8 GPUs"
+    how: Note  # the layout (layout.*), e.g. ZeRO-3 across 8 GPUs, with the single-GPU need when that is why
     estimate: VramEstimate | None = None
-    error: str | None = None  # the estimator refused this layout
+    error: Note | None = None  # the estimator refused this layout (an ErrorCode note)
+
+    @property
+    def layout(self) -> Note:
+        """The layout alone, without the reason behind it (for 'PCIe only: … without NVLink')."""
+        return self.how.without(REASON_PARAM)
 
 
 class MemoryPlanner:
@@ -52,7 +53,7 @@ class MemoryPlanner:
 
     def __init__(self, model: ModelSpec | None, base: VramRequest, required_gib: float | None):
         if model is None and required_gib is None:
-            raise InputError("Give a model (--model/--params/--config) or a raw memory need (required_gib).")
+            raise InputError(Note.of(ErrorCode.no_workload))
         self.model = model
         self.base = base
         self.required_gib = required_gib
@@ -63,7 +64,7 @@ class MemoryPlanner:
 
     # -------------------------------------------------------------- estimates
 
-    def _run(self, key: tuple, request_update: dict, gpus: int, sharded: bool, how: str) -> Plan:
+    def _run(self, key: tuple, request_update: dict, gpus: int, sharded: bool, how: Note) -> Plan:
         if key in self._cache:
             return self._cache[key]
         assert self.model is not None
@@ -73,30 +74,25 @@ class MemoryPlanner:
             est = estimate_vram(self.model, request)
             plan = Plan(est.per_gpu_gib, gpus, sharded, how, est)
         except InputError as err:
-            plan = Plan(float("inf"), gpus, sharded, how, None, str(err))
+            if err.note is None:  # every calculator error carries a note; anything else is a bug
+                raise
+            plan = Plan(float("inf"), gpus, sharded, how, None, err.note)
         self._cache[key] = plan
         return plan
 
     def single(self) -> Plan:
         """The job on one GPU (the user's own layout when they gave one)."""
         if self.model is None:
-            return Plan(self.required_gib or 0.0, 1, False, "one GPU")
+            return Plan(self.required_gib or 0.0, 1, False, Note.of(C.layout_need_one_gpu))
         if self.user_layout:
             return self._user(self.base.gpus)
-        return self._run(("single",), {"gpus": 1, "tp": 1, "pp": 1}, 1, False, "the whole job on one GPU")
+        return self._run(("single",), {"gpus": 1, "tp": 1, "pp": 1}, 1, False, Note.of(C.layout_one_gpu))
 
     def _user(self, gpus: int) -> Plan:
         tp, pp = self.base.tp, self.base.pp
         if tp * pp > gpus:  # the user's layout needs more GPUs than this machine has: fall back to plain sharding
             tp, pp = 1, 1
-        parts = []
-        if self.base.sharding not in (Sharding.none,):
-            parts.append(SHARDING_NAMES.get(self.base.sharding, self.base.sharding.value))
-        if tp > 1:
-            parts.append(f"tensor parallel {tp}")
-        if pp > 1:
-            parts.append(f"pipeline parallel {pp}")
-        how = f"{' + '.join(parts) or 'as requested'} across {gpus} GPU{'s' if gpus > 1 else ''}"
+        how = Note.of(C.layout_user, sharding=self.base.sharding, tp=tp, pp=pp, gpus=gpus)
         sharded = gpus > 1 and (self.base.sharding in (Sharding.zero3, Sharding.fsdp) or tp > 1 or pp > 1)
         return self._run(("user", gpus, tp, pp), {"gpus": gpus, "tp": tp, "pp": pp}, gpus, sharded, how)
 
@@ -107,29 +103,28 @@ class MemoryPlanner:
         if self.model is None:
             need = float(self.required_gib or 0.0)
             if gpus == 1:
-                return Plan(need, 1, False, "the whole need on one GPU")
+                return Plan(need, 1, False, Note.of(C.layout_need_one_gpu))
             if need <= usable_gib:
-                return Plan(need, gpus, False, f"one GPU holds the whole need (a full copy on each of {gpus} GPUs)")
-            return Plan(need / gpus, gpus, True, f"the {need:.1f} GiB need split evenly across {gpus} GPUs (assumed)")
+                return Plan(need, gpus, False, Note.of(C.layout_need_replicated, gpus=gpus))
+            return Plan(need / gpus, gpus, True, Note.of(C.layout_need_split, needed_gib=need, gpus=gpus))
         if self.user_layout:
             return self._user(gpus)
         one = self.single()
         if gpus == 1 or one.per_gpu_gib <= usable_gib:
             if gpus == 1:
                 return one
-            copy = "data parallel, a full copy per GPU" if self.training else "a full replica per GPU"
-            return Plan(one.per_gpu_gib, gpus, False, f"one GPU holds the job ({copy} on {gpus} GPUs)", one.estimate)
+            how = Note.of(C.layout_replicas, gpus=gpus, training=self.training)
+            return Plan(one.per_gpu_gib, gpus, False, how, one.estimate)
         # no GPU-specific number here: the plan is cached per GPU count and shared by every GPU model
-        why = f"one GPU does not hold it (it needs {one.per_gpu_gib:.1f} GiB)"
+        why = {REASON_PARAM: round(one.per_gpu_gib, 3)}
         if self.training:
             return self._run(
                 ("zero3", gpus), {"gpus": gpus, "sharding": Sharding.zero3, "tp": 1, "pp": 1}, gpus, True,
-                f"ZeRO-3 across {gpus} GPUs because {why}",
+                Note.of(C.layout_zero3, gpus=gpus, **why),
             )
         nodes = max(1, gpus // per_node)
         tp, pp = (per_node, nodes) if per_node * nodes == gpus else (gpus, 1)
-        layout = f"tensor parallel {tp}" + (f" × pipeline parallel {pp}" if pp > 1 else "")
         return self._run(
             ("tp", gpus, tp, pp), {"gpus": gpus, "tp": tp, "pp": pp, "sharding": Sharding.none}, gpus, True,
-            f"{layout} because {why}",
+            Note.of(C.layout_tensor_parallel, tp=tp, pp=pp, gpus=gpus, **why),
         )

@@ -1,17 +1,20 @@
 """Records and output of the recommender: candidates, near-misses, options with reasons, assumptions.
 
-Every number in a reason string is formatted from the candidate's computed
-values (memory plan, price, training-time estimate), never typed in.
+Every reason is a `Note` whose numbers are the candidate's computed values
+(memory plan, price, training-time estimate), never typed in.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, Callable
 
 from tools.cost import TERM_HOURS
 from tools.domain import GPU, Billing, Currency, Instance, Price, RegionScope
-from tools.money import money
-from tools.recommend_host import interconnect_text
+from tools.notes import Note
+from tools.recommend_codes import RecommendCode as C
+from tools.recommend_host import interconnect
 from tools.recommend_memory import MemoryPlanner, Plan
 from tools.schemas import CostRequest, ExchangeRate, Option, RecommendRequest, Rejection, TrainTimeEstimate
 
@@ -36,9 +39,9 @@ class Candidate:
     job_cost: float | None = None
     converted: bool = False
     train: TrainTimeEstimate | None = None
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Note] = field(default_factory=list)
     slow: bool = False
-    cheaper: str | None = None
+    cheaper: Note | None = None  # a cheaper spot price, when on-demand was chosen by default
 
     @property
     def total_gpus(self) -> int:
@@ -47,21 +50,29 @@ class Candidate:
 
 @dataclass
 class Miss:
-    """A near-miss: why an instance was rejected, and how near it came."""
+    """A near-miss: why an instance was rejected, and how near it came.
+
+    Thousands of instances miss and a dozen are shown, so the reason may be a `why(...)`
+    that builds its note only when the near-miss is returned.
+    """
 
     inst: Instance
     gpu: str
     kind: str
-    reason: str
+    reason: "Note | Callable[[], Note]"
     score: float  # smaller = nearer to working
+
+    def note(self) -> Note:
+        return self.reason if isinstance(self.reason, Note) else self.reason()
+
+
+def why(code: C, **params: Any) -> Callable[[], Note]:
+    """A near-miss reason built on demand: `why(C.reject_fit, needed_gib=…)`."""
+    return partial(Note.of, code, **params)
 
 
 def period_cost(c: Candidate, period: str) -> float | None:
     return {"hour": c.per_hour, "month": c.monthly, "job": c.job_cost}[period]
-
-
-def period_text(period: str) -> str:
-    return {"hour": "/h", "month": "/month", "job": " for the job"}[period]
 
 
 def near_misses(misses: list[Miss]) -> list[Miss]:
@@ -95,43 +106,38 @@ def near_misses(misses: list[Miss]) -> list[Miss]:
 def option(c: Candidate, request: RecommendRequest, currency: Currency, fx: ExchangeRate, prefer_cn: bool) -> Option:
     inst, gpu, plan = c.inst, c.gpu, c.plan
     headroom = c.usable_gib - plan.per_gpu_gib
-    reasons = []
-    shape = f"{c.nodes} nodes × {inst.gpu_count:g} × {gpu.key}" if c.nodes > 1 else f"{inst.gpu_count:g} × {gpu.key}"
-    reasons.append(
-        f"{shape}: needs {plan.per_gpu_gib:.1f} GiB per GPU of {c.usable_gib:.1f} GiB usable "
-        f"({headroom:.1f} GiB headroom); {plan.how}"
-    )
-    if c.price is not None and c.per_hour is not None:
-        grade = c.price.grade.value
-        reasons.append(
-            f"{money(c.per_hour, currency)}/h {c.billing.value.replace('_', '-')}"
-            + (f" ({c.nodes} nodes)" if c.nodes > 1 else "")
-            + f", {money(c.monthly, currency)}/month, {grade}, {c.price.age_text}"
+    reasons = [
+        Note.of(
+            C.option_fit, nodes=c.nodes, gpu_count=inst.gpu_count, gpu=gpu.key, needed_gib=round(plan.per_gpu_gib, 3),
+            usable_gib=round(c.usable_gib, 3), headroom_gib=round(headroom, 3), layout=plan.how,
         )
+    ]
+    if c.price is not None and c.per_hour is not None:
+        reasons.append(Note.of(
+            C.option_price, price_per_hour=c.per_hour, monthly=c.monthly, currency=currency, billing=c.billing,
+            nodes=c.nodes, grade=c.price.grade, as_of=c.price.as_of.isoformat() if c.price.as_of else None,
+        ))
         if c.converted:
-            reasons.append(f"converted from {c.price.currency.value} at {fx.text}")
+            reasons.append(Note.of(C.option_converted, from_currency=c.price.currency, rate=fx.note()))
         if c.cheaper:
             reasons.append(c.cheaper)
     else:
-        reasons.append("fits; price unknown — check the console")
+        reasons.append(Note.of(C.option_unpriced))
+    tokens_per_s = None
     if c.train is not None:
         tokens_per_s = request.tokens * request.epochs / (c.train.hours * 3600) if c.train.hours > 0 else None
-        tps = f", about {tokens_per_s:,.0f} tokens/s" if tokens_per_s else ""
-        job = f"; job cost {money(c.job_cost, currency)}" if c.job_cost is not None else ""
-        if c.billing == Billing.spot and c.job_cost is not None:
-            job += " incl. expected spot rework"
-        reasons.append(
-            f"time to finish ≈ {c.train.hours:,.1f} h ({c.train.days:,.1f} days) on {c.train.gpus} GPU{'s' if c.train.gpus > 1 else ''} "
-            f"at MFU {c.train.mfu:.2f}{tps}{job}"
-        )
+        reasons.append(Note.of(
+            C.option_time, hours=c.train.hours, days=c.train.days, gpus=c.train.gpus, mfu=c.train.mfu,
+            throughput_tps=tokens_per_s, job_cost=c.job_cost, currency=currency,
+            spot=c.billing == Billing.spot and c.job_cost is not None,
+        ))
     if prefer_cn and inst.region.china_mainland:
-        reasons.append(f"mainland China region ({inst.region.name})")
+        reasons.append(Note.of(C.option_mainland, region=inst.region.name))
     if request.budget is not None and c.per_hour is not None:
         cost = period_cost(c, request.period)
         if cost is not None:
-            reasons.append(
-                f"within budget: {money(cost, currency)}{period_text(request.period)} ≤ {money(request.budget, currency)}"
-            )
+            reasons.append(Note.of(C.option_within_budget, cost=cost, budget=request.budget, currency=currency,
+                                   period=request.period))
     return Option(
         provider=inst.provider,
         instance=inst.instance,
@@ -147,17 +153,17 @@ def option(c: Candidate, request: RecommendRequest, currency: Currency, fx: Exch
         monthly_cost=c.monthly,
         job_cost=c.job_cost,
         job_hours=c.job_hours,
+        throughput_tps=tokens_per_s,
         currency=currency,
         billing=c.billing,
         price_grade=c.price.grade if c.price else None,
         price_as_of=c.price.as_of.isoformat() if c.price and c.price.as_of else None,
         price_source=c.price.source if c.price else None,
-        interconnect=interconnect_text(inst, gpu),
+        interconnect=interconnect(inst, gpu),
         reasons=reasons,
         warnings=list(c.warnings),
         total_gpus=c.total_gpus,
         layout=plan.how,
-        price_age=(c.price.age_text if c.price else None),
     )
 
 
@@ -167,7 +173,7 @@ def rejection(m: Miss) -> Rejection:
         instance=m.inst.instance,
         gpu=m.gpu,
         gpu_count=m.inst.gpu_count,
-        reason=m.reason,
+        reason=m.note(),
         region=m.inst.region.name,
         kind=m.kind,
     )
@@ -180,28 +186,27 @@ def assumptions_for(
     timing: bool,
     fx: ExchangeRate,
     chosen: list[Candidate],
-) -> list[str]:
+) -> list[Note]:
     out = []
     if request.currency is None:
-        out.append(f"Currency {currency.value}: the default for region {request.region.value}.")
+        out.append(Note.of(C.currency_default, currency=currency, region=request.region))
     if request.vram.gpus != 1 and not planner.user_layout:
-        out.append("The recommender sizes the GPU count itself: --gpus is ignored without --sharding/--tp/--pp.")
+        out.append(Note.of(C.gpus_ignored))
     if request.billing is None:
-        out.append("Billing: on-demand where listed (else monthly, yearly, spot, in that order).")
+        out.append(Note.of(C.billing_default))
     if request.billing not in TERM_HOURS:
-        out.append(f"Monthly cost = hourly price × {request.hours_per_month:g} h.")
+        out.append(Note.of(C.monthly_hours, hours=request.hours_per_month))
     if request.tokens is not None and not timing:
-        out.append("Time to finish is for training jobs; not estimated for inference.")
+        out.append(Note.of(C.no_time_inference))
     if timing and any(c.billing == Billing.spot for c in chosen):
-        out.append(
-            f"Spot job cost includes expected rework: {SPOT_DEFAULTS.spot_interruptions_per_day:g} interruption/day, "
-            f"checkpoint every {SPOT_DEFAULTS.checkpoint_interval_hours:g} h, "
-            f"{SPOT_DEFAULTS.restart_overhead_hours:g} h restart (see tools.cost)."
-        )
+        out.append(Note.of(
+            C.spot_rework, interruptions_per_day=SPOT_DEFAULTS.spot_interruptions_per_day,
+            checkpoint_hours=SPOT_DEFAULTS.checkpoint_interval_hours, restart_hours=SPOT_DEFAULTS.restart_overhead_hours,
+        ))
     if any(c.converted for c in chosen):
-        out.append(f"Prices converted at {fx.text}.")
+        out.append(Note.of(C.converted, rate=fx.note()))
     if request.region == RegionScope.cn:
-        out.append("Region cn: only instances in mainland-China regions are considered.")
+        out.append(Note.of(C.region_cn))
     if any(c.per_hour is None for c in chosen):
-        out.append("Instances without a catalog price are listed after priced ones: check the provider's console.")
+        out.append(Note.of(C.unpriced_last))
     return out

@@ -8,7 +8,19 @@ is the `--json` output (memory in GiB, unknown values as null).
 from __future__ import annotations
 
 import datetime as dt
-from pydantic import BaseModel, Field, model_validator
+from enum import Enum
+
+from typing import Any
+
+from pydantic import (
+    BaseModel,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    computed_field,
+    model_serializer,
+    model_validator,
+)
 
 from tools.domain import (
     Billing,
@@ -25,7 +37,9 @@ from tools.domain import (
     Sharding,
     Strict,
 )
-from tools.errors import InputError
+from tools.errors import ErrorCode, InputError
+from tools.notes import Note, NoteCode, Suggestion
+from tools.vram_codes import Component
 
 
 # ------------------------------------------------------------------ VRAM
@@ -58,12 +72,9 @@ class VramRequest(Strict):
     @model_validator(mode="after")
     def _check(self) -> "VramRequest":
         if self.mode == Mode.qlora and self.precision not in (None, Precision.int4, Precision.nf4):
-            raise InputError(
-                f"QLoRA keeps the base model in 4 bits: precision must be nf4 or int4, not {self.precision.value}. "
-                "Use --mode lora for a 16-bit base."
-            )
+            raise InputError(Note.of(ErrorCode.qlora_precision, precision=self.precision))
         if self.tp * self.pp > self.gpus:
-            raise InputError(f"tp × pp = {self.tp * self.pp} is more than --gpus {self.gpus}.")
+            raise InputError(Note.of(ErrorCode.tp_pp_over_gpus, tp_pp=self.tp * self.pp, gpus=self.gpus))
         return self
 
     @property
@@ -80,6 +91,14 @@ class GpuFit(BaseModel):
     headroom_gib: float = Field(description="usable minus needed per GPU; negative when it does not fit")
 
 
+class MemoryPart(BaseModel):
+    """One component of the per-GPU memory: what it is, its precision, how many GiB."""
+
+    component: Component
+    precision: str | None = Field(default=None, description="storage precision (a Precision value), when it has one")
+    gib: float = Field(description="GiB per GPU")
+
+
 class VramEstimate(BaseModel):
     model: str
     mode: Mode
@@ -87,11 +106,17 @@ class VramEstimate(BaseModel):
     gpus: int
     per_gpu_gib: float
     total_gib: float
-    breakdown_gib: dict[str, float] = Field(description="component -> GiB per GPU; the weights key contains 'weight'")
-    assumptions: list[str]
+    breakdown: list[MemoryPart] = Field(description="components in the order they were added; render with "
+                                        "tools.messages.render_component(component, precision, lang)")
+    assumptions: list[Note]
     fits: dict[str, bool] = Field(default_factory=dict, description="catalog GPU key -> fits")
     fit_details: list[GpuFit] = Field(default_factory=list)
-    formula: str = Field(default="", description="citation of the activation formula used")
+    formula: list[Note] = Field(default_factory=list, description="the formulas used, with their citations")
+
+    @computed_field(description="component code -> GiB per GPU (the flat numeric view; units in the key)")
+    @property
+    def breakdown_gib(self) -> dict[str, float]:
+        return {p.component.value: p.gib for p in self.breakdown}
 
 
 # ------------------------------------------------------------------ training time
@@ -116,30 +141,63 @@ class TrainTimeEstimate(BaseModel):
     flops: float
     peak_tflops_per_gpu: float
     mfu: float
-    mfu_source: str
+    mfu_source: Note = Field(description="where the MFU figure comes from (tools.mfu.MfuCode)")
     hours: float
     days: float
     gpu_hours: float
     gpus_for_deadline: int | None = None
-    assumptions: list[str]
+    assumptions: list[Note]
 
 
 # ------------------------------------------------------------------ money
 
 
+class FxSource(str, Enum):
+    """Where a rate comes from, for the message catalog (`term.fx_source.<value>`)."""
+
+    builtin = "builtin"  # knowledge.settings' built-in default
+    configured = "configured"  # GPU_ADVISOR_USD_CNY
+
+
+class FxCode(NoteCode):
+    rate = "fx.rate"  # usd (1), cny (CNY for that 1 USD), as_of, source (FxSource value) or source_text (a citation)
+
+
 class ExchangeRate(Strict):
     usd_cny: float = Field(gt=0, description="CNY per USD")
     as_of: dt.date
-    source: str
+    source: str = Field(default="", description="a citation for the rate (free text, shown as written)")
+    source_code: FxSource | None = Field(default=None, description="the kind of source, rendered per language")
 
     def convert(self, amount: float, src: Currency, dst: Currency) -> float:
         if src == dst:
             return amount
         return amount * self.usd_cny if src == Currency.USD else amount / self.usd_cny
 
+    def note(self) -> Note:
+        """The rate as a note: '1 USD = 7.1 CNY (…, 2025-11-28)' / '1 美元 = 7.1 元（…，2025-11-28）'."""
+        return Note.of(
+            FxCode.rate, usd=1, cny=self.usd_cny, as_of=self.as_of.isoformat(),
+            source=self.source_code, source_text=None if self.source_code else self.source,
+        )
+
     @property
     def text(self) -> str:
-        return f"1 USD = {self.usd_cny:g} CNY ({self.source}, {self.as_of.isoformat()})"
+        """English, for logs and reports; surfaces render `note()` in the reader's language."""
+        from tools.messages import render
+
+        return render(self.note(), "en")
+
+    @model_serializer(mode="wrap")
+    def _serialise(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+        """With a language in the context (``--json --lang zh``), the rate also carries its `text`."""
+        data = handler(self)
+        ctx = info.context if isinstance(info.context, dict) else {}
+        if ctx.get("lang") in ("en", "zh") and isinstance(data, dict):
+            from tools.messages import render
+
+            data["text"] = render(self.note(), ctx["lang"])
+        return data
 
 
 class CostRequest(Strict):
@@ -170,7 +228,7 @@ class CostLine(BaseModel):
     source: str | None
     billed_hours: float | None = Field(default=None, description="hours paid for: whole terms for monthly/yearly")
     converted: bool = Field(default=False, description="price converted from another currency")
-    note: str | None = None
+    note: Note | None = Field(default=None, description="a remark on this line (tools.cost.CostCode)")
 
 
 class CostEstimate(BaseModel):
@@ -185,9 +243,8 @@ class CostEstimate(BaseModel):
     total: float | None = Field(description="for `billing`; None when that price is unknown")
     price_as_of: str | None
     lines: list[CostLine] = Field(description="every billing mode side by side")
-    exchange_rate: str | None = Field(description="stated whenever a figure was converted")
-    assumptions: list[str]
-    price_age: str = Field(default="date unknown", description="'as of 2026-07-20' or 'date unknown'")
+    exchange_rate: ExchangeRate | None = Field(description="stated whenever a figure was converted")
+    assumptions: list[Note]
     instances: int = 1
 
 
@@ -228,17 +285,17 @@ class Option(BaseModel):
     monthly_cost: float | None
     job_cost: float | None
     job_hours: float | None
+    throughput_tps: float | None = Field(default=None, description="training throughput, tokens per second (with tokens)")
     currency: Currency
     billing: Billing
     price_grade: PriceGrade | None
     price_as_of: str | None
     price_source: str | None
-    interconnect: str
-    reasons: list[str]
-    warnings: list[str] = Field(default_factory=list)
+    interconnect: Note = Field(description="NVLink / PCIe inside the machine, InfiniBand or network speed between")
+    reasons: list[Note] = Field(description="why this option (tools.recommend_codes.RecommendCode option.*)")
+    warnings: list[Note] = Field(default_factory=list)
     total_gpus: int | None = Field(default=None, description="GPUs the job uses: gpu_count × nodes")
-    layout: str | None = Field(default=None, description="how the job is spread, e.g. 'ZeRO-3 across 8 GPUs'")
-    price_age: str | None = Field(default=None, description="'as of 2026-07-20' / 'date unknown'; None: no price")
+    layout: Note | None = Field(default=None, description="how the job is spread, e.g. ZeRO-3 across 8 GPUs (layout.*)")
 
 
 class Rejection(BaseModel):
@@ -246,7 +303,7 @@ class Rejection(BaseModel):
     instance: str
     gpu: str
     gpu_count: float
-    reason: str
+    reason: Note = Field(description="why not (tools.recommend_codes.RecommendCode reject.* / host.thin)")
     region: str | None = None
     kind: str | None = Field(default=None, description="fit | budget | billing | bf16 | fp8 | host | pcie | network | export | region")
 
@@ -256,6 +313,6 @@ class Recommendation(BaseModel):
     rejected: list[Rejection]
     vram: VramEstimate | None
     currency: Currency
-    exchange_rate: str
-    assumptions: list[str]
-    suggestions: list[str] = Field(default_factory=list, description="when nothing fits: what would")
+    exchange_rate: ExchangeRate
+    assumptions: list[Note]
+    suggestions: list[Suggestion] = Field(default_factory=list, description="when nothing fits: what would")

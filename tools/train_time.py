@@ -23,63 +23,76 @@ from __future__ import annotations
 import math
 
 from tools.domain import GPU, Checkpointing, Mode, ModelSpec, Precision
-from tools.errors import InputError
-from tools.mfu import default_mfu
+from tools.errors import ErrorCode, InputError
+from tools.mfu import MfuCode, default_mfu
+from tools.notes import Note, NoteCode
 from tools.schemas import TrainTimeEstimate, TrainTimeRequest
 
-__all__ = ["estimate_train_time", "gpus_for_deadline", "default_mfu", "training_flops", "QLORA_TIME_FACTOR"]
+__all__ = ["estimate_train_time", "gpus_for_deadline", "default_mfu", "training_flops", "QLORA_TIME_FACTOR", "TimeCode"]
+
+
+class TimeCode(NoteCode):
+    """Assumptions of the training-time estimate (params in the comments)."""
+
+    flops_full = "time.flops_full"  # 6·N·D
+    flops_full_recompute = "time.flops_full_recompute"  # 8·N·D
+    flops_lora = "time.flops_lora"  # 4·N·D
+    flops_lora_recompute = "time.flops_lora_recompute"  # 6·N·D
+    moe_active = "time.moe_active"  # active_params, params
+    epochs = "time.epochs"  # tokens, epochs
+    dequantised = "time.dequantised"  # precision
+    compute_precision = "time.compute_precision"  # precision
+    mfu = "time.mfu"  # mfu, source (an MfuCode note)
+    qlora_factor = "time.qlora_factor"  # factor, runtime_increase_fraction
+    lora_no_recompute = "time.lora_no_recompute"
+    deadline = "time.deadline"  # gpus, gpu, deadline_hours
 
 QLORA_TIME_FACTOR = 1.39
 SECONDS_PER_HOUR = 3600.0
 MAX_GPUS = 1_000_000  # a deadline that needs more is reported as impossible
 
 
-def _flops_per_param_token(mode: Mode, ckpt: Checkpointing) -> tuple[float, str]:
+def _flops_per_param_token(mode: Mode, ckpt: Checkpointing) -> tuple[float, TimeCode]:
     if mode in (Mode.lora, Mode.qlora):
-        if ckpt == Checkpointing.full:
-            return 6.0, "6·N·D: LoRA (forward 2 + activation-gradient backward 2, no frozen-weight gradients) + 2 recomputed forward"
-        return 4.0, "4·N·D: LoRA — forward 2·N·D + activation-gradient backward 2·N·D, no gradients for frozen weights"
-    if ckpt == Checkpointing.full:
-        return 8.0, "8·N·D: 6·N·D plus a recomputed forward (full activation checkpointing)"
-    return 6.0, "6·N·D (forward 2·N·D + backward 4·N·D)"
+        # LoRA: forward 2 + activation-gradient backward 2, no frozen-weight gradients (+ 2 recomputed forward)
+        return (6.0, TimeCode.flops_lora_recompute) if ckpt == Checkpointing.full else (4.0, TimeCode.flops_lora)
+    # full: forward 2 + backward 4 (+ 2 recomputed forward with full activation checkpointing)
+    return (8.0, TimeCode.flops_full_recompute) if ckpt == Checkpointing.full else (6.0, TimeCode.flops_full)
 
 
-def training_flops(model: ModelSpec, request: TrainTimeRequest) -> tuple[float, list[str]]:
+def training_flops(model: ModelSpec, request: TrainTimeRequest) -> tuple[float, list[Note]]:
     """Total model FLOPs for the job and the assumptions behind them."""
-    k, text = _flops_per_param_token(request.mode, request.checkpointing)
+    k, code = _flops_per_param_token(request.mode, request.checkpointing)
     n = model.compute_params
     d = request.tokens * request.epochs
-    notes = [text]
+    notes = [Note.of(code)]
     if model.active_params:
-        notes.append(f"MoE: {model.active_params / 1e9:,.1f}B active of {model.params / 1e9:,.1f}B parameters count")
+        notes.append(Note.of(TimeCode.moe_active, active_params=model.active_params, params=model.params))
     if request.epochs != 1:
-        notes.append(f"{request.tokens:,.3g} tokens × {request.epochs:g} epochs")
+        notes.append(Note.of(TimeCode.epochs, tokens=request.tokens, epochs=request.epochs))
     return k * n * d, notes
 
 
-def _compute_precision(gpu: GPU, request: TrainTimeRequest, notes: list[str]) -> Precision:
+def _compute_precision(gpu: GPU, request: TrainTimeRequest, notes: list[Note]) -> Precision:
     p = request.precision
     if p is None or p in (Precision.int8, Precision.int4, Precision.nf4):
         if p is not None:
-            notes.append(f"{p.value} weights are dequantised: matmuls run at bf16/fp16 rate")
+            notes.append(Note.of(TimeCode.dequantised, precision=p))
         p = Precision.bf16 if gpu.bf16_supported else Precision.fp16
         if request.precision is None:
-            notes.append(f"compute precision {p.value} assumed")
+            notes.append(Note.of(TimeCode.compute_precision, precision=p))
     return p
 
 
-def _effective_rate(gpu: GPU, request: TrainTimeRequest, gpus: int, notes: list[str] | None) -> tuple[float, float, str, float]:
+def _effective_rate(gpu: GPU, request: TrainTimeRequest, gpus: int, notes: list[Note] | None) -> tuple[float, float, Note, float]:
     """(sustained FLOP/s for `gpus`, mfu, mfu source, dense peak TFLOPS per GPU)."""
-    scratch: list[str] = []
+    scratch: list[Note] = []
     p = _compute_precision(gpu, request, notes if notes is not None else scratch)
     peak = gpu.peak_tflops(p)
     if not peak:
-        raise InputError(
-            f"No sourced dense {p.value} peak for {gpu.key}; pass --precision fp16/bf16/fp32 "
-            "that the catalog lists for this GPU."
-        )
+        raise InputError(Note.of(ErrorCode.no_peak, precision=p, gpu=gpu.key))
     if request.mfu is not None:
-        mfu, source = request.mfu, "given (--mfu)"
+        mfu, source = request.mfu, Note.of(MfuCode.given)
     else:
         mfu, source = default_mfu(gpu, gpus)
     rate = gpus * peak * 1e12 * mfu
@@ -96,7 +109,7 @@ def gpus_for_deadline(model: ModelSpec, gpu: GPU, request: TrainTimeRequest, dea
     """
     deadline = deadline_hours if deadline_hours is not None else request.deadline_hours
     if deadline is None or not (deadline > 0 and math.isfinite(deadline)):
-        raise InputError("A deadline must be a positive number of hours (--deadline-hours 500).")
+        raise InputError(Note.of(ErrorCode.deadline_positive))
     flops, _ = training_flops(model, request)
     n = 1
     for _ in range(64):
@@ -104,7 +117,7 @@ def gpus_for_deadline(model: ModelSpec, gpu: GPU, request: TrainTimeRequest, dea
         per_gpu = rate / n
         need = max(1, math.ceil(flops / (per_gpu * deadline * SECONDS_PER_HOUR) - 1e-9))
         if need > MAX_GPUS:
-            raise InputError(f"Finishing in {deadline:g} h would need more than {MAX_GPUS:,} {gpu.key} GPUs; extend the deadline.")
+            raise InputError(Note.of(ErrorCode.deadline_too_many, deadline_hours=deadline, max_gpus=MAX_GPUS, gpu=gpu.key))
         if need <= n:
             return n
         n = need
@@ -123,20 +136,20 @@ def estimate_train_time(model: ModelSpec, gpu: GPU, request: TrainTimeRequest) -
         FLOPs, MFU used and its source, hours, days, GPU-hours and, when a
         deadline is given, the GPUs needed to meet it.
     """
-    notes: list[str] = []
+    notes: list[Note] = []
     flops, flop_notes = training_flops(model, request)
     notes.extend(flop_notes)
     rate, mfu, source, peak = _effective_rate(gpu, request, request.gpus, notes)
-    notes.append(f"MFU {mfu:.2f}: {source}")
+    notes.append(Note.of(TimeCode.mfu, mfu=mfu, source=source))
     if request.mode == Mode.qlora:
-        notes.append(f"QLoRA dequantisation: ×{QLORA_TIME_FACTOR} runtime vs 16-bit LoRA (Raschka 2023: +39%)")
+        notes.append(Note.of(TimeCode.qlora_factor, factor=QLORA_TIME_FACTOR, runtime_increase_fraction=round(QLORA_TIME_FACTOR - 1, 4)))
     if request.mode in (Mode.lora, Mode.qlora) and request.checkpointing == Checkpointing.none:
-        notes.append("no activation recomputation counted; add --checkpointing full (+2·N·D) if you enable it")
+        notes.append(Note.of(TimeCode.lora_no_recompute))
     seconds = flops / rate
     hours = seconds / SECONDS_PER_HOUR
     deadline_gpus = gpus_for_deadline(model, gpu, request) if request.deadline_hours else None
     if deadline_gpus is not None:
-        notes.append(f"{deadline_gpus} × {gpu.key} finish within {request.deadline_hours:g} h")
+        notes.append(Note.of(TimeCode.deadline, gpus=deadline_gpus, gpu=gpu.key, deadline_hours=request.deadline_hours))
     return TrainTimeEstimate(
         model=model.key,
         gpu=gpu.key,

@@ -42,7 +42,6 @@ from tools.domain import (
     AttentionType,
     Checkpointing,
     GPU,
-    LoraTargets,
     MasterWeights,
     Mode,
     ModelKind,
@@ -52,8 +51,10 @@ from tools.domain import (
     Precision,
     Sharding,
 )
-from tools.errors import InputError
-from tools.schemas import GpuFit, VramEstimate, VramRequest
+from tools.errors import ErrorCode, InputError
+from tools.notes import Note
+from tools.schemas import GpuFit, MemoryPart, VramEstimate, VramRequest
+from tools.vram_codes import Component, FormulaCode, VramCode
 from tools.vram_shape import (
     Shape,
     layer_params,
@@ -121,19 +122,22 @@ CHECKPOINT_BYTES = 2
 
 @dataclass
 class _Acc:
-    """Breakdown under construction: component → bytes per GPU."""
+    """Breakdown under construction: component → bytes per GPU (and its precision)."""
 
-    parts: dict[str, float] = field(default_factory=dict)
-    assumptions: list[str] = field(default_factory=list)
+    parts: dict[Component, float] = field(default_factory=dict)
+    precisions: dict[Component, str | None] = field(default_factory=dict)
+    assumptions: list[Note] = field(default_factory=list)
     cpu_bytes: float = 0.0
 
-    def add(self, name: str, value: float) -> None:
+    def add(self, component: Component, value: float, precision: "Precision | str | None" = None) -> None:
         if value > 0:
-            self.parts[name] = self.parts.get(name, 0.0) + value
+            self.parts[component] = self.parts.get(component, 0.0) + value
+            self.precisions.setdefault(component, getattr(precision, "value", precision))
 
-    def say(self, text: str) -> None:
-        if text not in self.assumptions:
-            self.assumptions.append(text)
+    def say(self, code: VramCode, **params) -> None:
+        note = Note.of(code, **params)
+        if note not in self.assumptions:
+            self.assumptions.append(note)
 
 
 def weight_bytes_per_param(precision: Precision, mode: Mode = Mode.inference) -> float:
@@ -162,17 +166,9 @@ def _frozen_weight_bytes(model: ModelSpec, p: Precision, mode: Mode, acc: _Acc) 
         return model.params * weight_bytes_per_param(p)
     linear, other = split_params(model)
     bits = weight_bytes_per_param(p, mode) * 8
-    acc.say(
-        f"{p.value} weights: {bits:.3f} bits per linear-layer weight incl. quantisation constants "
-        + (
-            "(bitsandbytes 4-bit, blocksize 64, double quantisation as in the QLoRA paper)"
-            if bits < 4.14
-            else "(GPTQ/AWQ group size 128: fp16 scale + 4-bit zero per group)"
-            if bits < 5
-            else "(per-row/per-tensor scales negligible)"
-        )
-        + f"; embeddings/LM head ({other / 1e9:.2f}B params) kept in 16-bit"
-    )
+    # bitsandbytes 4-bit (blocksize 64, double quantisation), GPTQ/AWQ group-128, or 8-bit with negligible scales
+    code = VramCode.weights_nf4 if bits < 4.14 else VramCode.weights_int4 if bits < 5 else VramCode.weights_8bit
+    acc.say(code, precision=p, bits_per_weight=round(bits, 3), embedding_params=other)
     return linear * bits / 8 + other * 2.0
 
 
@@ -180,43 +176,38 @@ def _defaults(model: ModelSpec, req: VramRequest, acc: _Acc) -> tuple[Precision,
     training = req.mode != Mode.inference
     p = req.effective_precision
     if req.precision is None:
-        acc.say(f"precision {p.value} assumed" + (" (QLoRA 4-bit base, bf16 compute)" if req.mode == Mode.qlora else ""))
+        acc.say(VramCode.precision_default_qlora if req.mode == Mode.qlora else VramCode.precision_default, precision=p)
     if req.seq_len is None:
         seq = DEFAULT_SEQ_LEN
         if model.max_context and model.max_context < seq:
             seq = model.max_context
-            acc.say(f"sequence length {seq} assumed (the model's maximum context)")
+            acc.say(VramCode.seq_len_model_max, seq_len=seq)
         else:
-            acc.say(f"sequence length {seq} assumed")
+            acc.say(VramCode.seq_len_default, seq_len=seq)
     else:
         seq = req.seq_len
         if model.max_context and seq > model.max_context:
-            acc.say(f"sequence length {seq} exceeds {model.name}'s max context {model.max_context} (needs RoPE scaling)")
+            acc.say(VramCode.seq_len_over_max, seq_len=seq, model=model.name, max_context=model.max_context)
     if req.checkpointing is None:
         ckpt = Checkpointing.full if training else Checkpointing.none
         if training:
-            acc.say("gradient checkpointing full assumed (HF gradient_checkpointing=True)")
+            acc.say(VramCode.checkpointing_default)
     else:
         ckpt = req.checkpointing
     if "batch_size" not in req.model_fields_set:
-        acc.say("batch size 1 assumed" + (" (micro-batch per GPU)" if training else " (one sequence)"))
+        acc.say(VramCode.batch_default_training if training else VramCode.batch_default_inference, batch_size=1)
     return p, seq, ckpt
 
 
 def _validate(req: VramRequest, p: Precision) -> None:
     if req.mode in (Mode.full, Mode.pretrain) and p in (Precision.int8, Precision.int4, Precision.nf4):
-        raise InputError(
-            f"--mode {req.mode.value} trains every weight, which needs 16- or 32-bit weights, not {p.value}. "
-            "Use --mode qlora for a 4-bit base, --mode lora --precision int8, or --precision bf16."
-        )
+        raise InputError(Note.of(ErrorCode.full_needs_16bit, mode=req.mode, precision=p))
     if req.offload == Offload.cpu and req.mode == Mode.inference:
-        raise InputError("--offload cpu is modelled for training only (DeepSpeed ZeRO-Offload / FSDP CPU offload). Use --offload none.")
+        raise InputError(Note.of(ErrorCode.offload_inference))
     if req.offload == Offload.cpu and req.sharding in (Sharding.none, Sharding.ddp):
-        raise InputError(
-            "--offload cpu needs a sharded optimizer: use --sharding zero2 (ZeRO-Offload), zero3 or fsdp."
-        )
+        raise InputError(Note.of(ErrorCode.offload_needs_sharding))
     if req.gpus % (req.tp * req.pp):
-        raise InputError(f"--gpus {req.gpus} is not a multiple of tp × pp = {req.tp * req.pp}; pick a multiple.")
+        raise InputError(Note.of(ErrorCode.gpus_not_multiple, gpus=req.gpus, tp_pp=req.tp * req.pp))
 
 
 def estimate_vram(model: ModelSpec, request: VramRequest, gpus: Iterable[GPU] = ()) -> VramEstimate:
@@ -235,23 +226,22 @@ def estimate_vram(model: ModelSpec, request: VramRequest, gpus: Iterable[GPU] = 
     p, seq, ckpt = _defaults(model, request, acc)
     _validate(request, p)
     if model.assumed_shape:
-        acc.say(shape_assumption(model))
+        acc.assumptions.append(shape_assumption(model))
     shape = shape_of(model) if model.activation_profile is None or model.num_layers else None
     if shape is not None and shape.from_params and not model.assumed_shape:
-        acc.say(f"{model.name}: layer count/hidden size missing in the catalog; a standard decoder shape was assumed")
+        acc.say(VramCode.shape_missing, model=model.name)
 
     tp, pp = request.tp, request.pp
     if request.mode == Mode.inference:
         if request.gpus > 1 and tp * pp == 1:
             tp = request.gpus
-            acc.say(f"inference over {request.gpus} GPUs assumed tensor-parallel (tp={tp}, as vLLM --tensor-parallel-size)")
+            acc.say(VramCode.inference_tp, gpus=request.gpus, tp=tp)
         if request.sharding not in (Sharding.none, Sharding.ddp):
-            acc.say(f"--sharding {request.sharding.value} ignored for inference (no optimizer or gradients to shard)")
+            acc.say(VramCode.sharding_ignored, sharding=request.sharding)
     dp = request.gpus // (tp * pp)
     mp = tp * pp  # model-parallel degree: every weight lives on exactly one of the tp×pp ranks
     if model.moe_experts and model.active_params:
-        acc.say(f"MoE: {model.active_params / 1e9:,.1f}B of {model.params / 1e9:,.1f}B parameters active per token "
-                "(compute and activations); all experts' weights are resident")
+        acc.say(VramCode.moe_active, active_params=model.active_params, params=model.params)
 
     if request.mode == Mode.inference:
         _inference(model, shape, request, p, seq, tp, pp, acc)
@@ -259,17 +249,14 @@ def estimate_vram(model: ModelSpec, request: VramRequest, gpus: Iterable[GPU] = 
         _training(model, shape, request, p, seq, ckpt, tp, pp, dp, mp, acc)
 
     tensors = sum(acc.parts.values())
-    acc.add("allocator fragmentation", tensors * ALLOCATOR_SLACK)
-    acc.add("CUDA context + framework", CUDA_CONTEXT_GIB * GIB)
-    acc.say(
-        f"CUDA context + framework {CUDA_CONTEXT_GIB} GiB per GPU and {ALLOCATOR_SLACK:.0%} allocator "
-        "fragmentation on top of the tensors (PyTorch caching allocator)"
-    )
+    acc.add(Component.fragmentation, tensors * ALLOCATOR_SLACK)
+    acc.add(Component.cuda_context, CUDA_CONTEXT_GIB * GIB)
+    acc.say(VramCode.overhead, context_gib=CUDA_CONTEXT_GIB, slack_fraction=ALLOCATOR_SLACK)
     if acc.cpu_bytes > 0:
-        acc.say(f"CPU offload: about {acc.cpu_bytes / GIB:,.1f} GiB of host RAM per GPU moved off the GPU")
+        acc.say(VramCode.offload_ram, cpu_gib=round(acc.cpu_bytes / GIB, 3))
 
     per_gpu = sum(acc.parts.values()) / GIB
-    breakdown = {k: round(v / GIB, 3) for k, v in acc.parts.items()}
+    breakdown = [MemoryPart(component=c, precision=acc.precisions.get(c), gib=round(v / GIB, 3)) for c, v in acc.parts.items()]
     fit_details = [
         GpuFit(gpu=g.key, usable_gib=g.usable_memory_gib, fits=per_gpu <= g.usable_memory_gib,
                headroom_gib=round(g.usable_memory_gib - per_gpu, 2))
@@ -282,11 +269,11 @@ def estimate_vram(model: ModelSpec, request: VramRequest, gpus: Iterable[GPU] = 
         gpus=request.gpus,
         per_gpu_gib=round(per_gpu, 3),
         total_gib=round(per_gpu * request.gpus, 3),
-        breakdown_gib=breakdown,
+        breakdown=breakdown,
         assumptions=acc.assumptions,
         fits={f.gpu: f.fits for f in fit_details},
         fit_details=fit_details,
-        formula=_formula_text(model, request, ckpt),
+        formula=_formula(model, request, ckpt),
     )
 
 
@@ -296,47 +283,47 @@ def estimate_vram(model: ModelSpec, request: VramRequest, gpus: Iterable[GPU] = 
 def _inference(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precision, seq: int,
                tp: int, pp: int, acc: _Acc) -> None:
     mp = tp * pp
-    acc.add(f"weights ({p.value})", _frozen_weight_bytes(model, p, req.mode, acc) / mp)
+    acc.add(Component.weights, _frozen_weight_bytes(model, p, req.mode, acc) / mp, p)
     if model.moe_experts:
-        acc.say(f"MoE: all {model.moe_experts} experts' weights resident on the GPUs")
+        acc.say(VramCode.moe_resident, experts=model.moe_experts)
     act_bytes = 4 if p in (Precision.fp32, Precision.tf32) else 2  # quantised weights compute in 16-bit
+    act_precision = Precision.fp32 if act_bytes == 4 else _half(p)
     b = req.batch_size
     if model.activation_profile is not None:
         prof = model.activation_profile
-        acc.add("activations", prof.bytes_per_sample * b)
-        acc.say(f"activations from the measured profile ({prof.reference}; {prof.source}) × batch {b}; "
-                "measured for training, so an upper bound for inference")
+        acc.add(Component.activations, prof.bytes_per_sample * b)
+        acc.say(VramCode.profile_inference, reference=prof.reference, source=prof.source, batch_size=b)
         return
     assert shape is not None
     # Nothing is kept for a backward pass: one layer's forward working set, plus the logits: generation computes them
     # for the last position only (vLLM; HF generate with logits_to_keep=1), in fp32: b·V·4 bytes.
     working = _layer_activation_bytes(shape, seq, b, tp, req.flash_attention, False) * act_bytes / 2
-    acc.add("activations (one layer working set + logits)", working + b * shape.vocab * 4)
+    acc.add(Component.working_set, working + b * shape.vocab * 4, act_precision)
     if model.kind == ModelKind.encoder:
-        acc.say("encoder model: no KV cache")
+        acc.say(VramCode.encoder_no_kv)
         return
-    acc.add(f"KV cache ({'fp32' if act_bytes == 4 else '16-bit'})", _kv_cache_bytes(model, shape, seq, b, tp, pp, act_bytes, acc))
+    acc.add(Component.kv_cache, _kv_cache_bytes(model, shape, seq, b, tp, pp, act_bytes, acc), act_precision)
 
 
 def _kv_cache_bytes(model: ModelSpec, s: Shape, seq: int, b: int, tp: int, pp: int, elem: int, acc: _Acc) -> float:
     tokens = seq
     if model.sliding_window and model.sliding_window < seq:
         tokens = model.sliding_window
-        acc.say(f"sliding window {model.sliding_window}: KV cache holds {tokens} tokens, not {seq}")
+        acc.say(VramCode.sliding_window, window_tokens=model.sliding_window, seq_len=seq)
     layers = math.ceil(s.layers / pp)
     if model.attention == AttentionType.mla and model.kv_lora_rank:
         # MLA caches one compressed latent (kv_lora_rank) plus the decoupled RoPE
         # key (qk_rope_head_dim) per token per layer (DeepSeek-V2 paper §2.1.3);
         # the latent is not split across TP ranks (vLLM replicates it).
         per_token_layer = model.kv_lora_rank + (model.qk_rope_head_dim or 0)
-        acc.say(f"KV cache: MLA latent {model.kv_lora_rank} + RoPE key {model.qk_rope_head_dim or 0} per token per layer")
+        acc.say(VramCode.kv_mla, kv_lora_rank=model.kv_lora_rank, rope_dim=model.qk_rope_head_dim or 0)
     else:
         # K and V: 2 × kv_heads × head_dim per token per layer; heads split over
         # TP ranks, but each rank needs at least one (GQA/MQA replicate below 1).
         kv_heads_per_gpu = math.ceil(s.kv_heads / tp)
         per_token_layer = 2 * kv_heads_per_gpu * s.head_dim
         kind = {AttentionType.mqa: "MQA", AttentionType.gqa: "GQA", AttentionType.mha: "MHA"}.get(model.attention, "MHA")
-        acc.say(f"KV cache: {kind}, 2 × {s.kv_heads} KV heads × {s.head_dim} per token per layer, {tokens} tokens × batch {b}")
+        acc.say(VramCode.kv_heads, attention=kind, kv_heads=s.kv_heads, head_dim=s.head_dim, tokens=tokens, batch_size=b)
     return float(per_token_layer) * layers * tokens * b * elem
 
 
@@ -348,7 +335,7 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
     sh = req.sharding
     if req.gpus > 1 and dp > 1 and sh == Sharding.none:
         sh = Sharding.ddp
-        acc.say(f"{dp}-way data parallel assumed replicated (DDP); use --sharding zero2/zero3/fsdp to shard")
+        acc.say(VramCode.ddp_assumed, dp=dp)
     shard_opt = dp if sh in (Sharding.zero1, Sharding.zero2, Sharding.zero3, Sharding.fsdp) else 1
     shard_grad = dp if sh in (Sharding.zero2, Sharding.zero3, Sharding.fsdp) else 1
     shard_param = dp if sh in (Sharding.zero3, Sharding.fsdp) else 1
@@ -357,96 +344,93 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
     pure_half = not fp32 and req.master_weights == MasterWeights.none
     deepspeed = sh in (Sharding.zero1, Sharding.zero2, Sharding.zero3)
 
-    def put(name: str, nbytes: float, shards: int, offloadable: bool) -> None:
+    half = _half(p)  # the 16-bit format of "16-bit" tensors: fp16 when asked for, else bf16
+
+    def put(component: Component, nbytes: float, shards: int, offloadable: bool, precision: "Precision | str | None") -> None:
         per_gpu = nbytes / mp / shards
         if offload and offloadable:
             acc.cpu_bytes += per_gpu
         else:
-            acc.add(name, per_gpu)
+            acc.add(component, per_gpu, precision)
 
     if req.mode in (Mode.lora, Mode.qlora):
         trainable = lora_trainable_params(model, req.lora_rank, req.lora_targets)
         # PEFT keeps adapters in fp32 (autocast_adapter_dtype); pure 16-bit runs
         # (--master-weights none: LitGPT bf16-true, torchtune dtype=bf16, the QLoRA
         # repo's --bf16) store them, their gradients and Adam states in bf16.
-        a_bytes, a_name = (2, "16-bit") if pure_half else (4, "fp32")
+        a_bytes, a_precision = (2, half) if pure_half else (4, Precision.fp32)
         acc.say(
-            f"LoRA rank {req.lora_rank} on {'q,k,v,o' if req.lora_targets == LoraTargets.attention else 'all linear layers'}"
-            f" → {trainable / 1e6:,.1f}M trainable params ({trainable / model.params:.2%}); adapters in {a_name}"
-            + (" (PEFT default)" if not pure_half else " (--master-weights none)")
+            VramCode.lora_adapters, rank=req.lora_rank, targets=req.lora_targets, trainable_params=trainable,
+            trainable_fraction=trainable / model.params, adapter_precision=a_precision, pure_half=pure_half,
         )
         base = _frozen_weight_bytes(model, p, req.mode, acc)
-        put(f"weights (frozen base, {p.value})", base, shard_param, offload and shard_param > 1)
-        put(f"adapter weights ({a_name})", trainable * a_bytes, shard_param, offload and shard_param > 1)
-        put(f"gradients (adapters, {a_name})", trainable * a_bytes, shard_grad, True)
-        put("optimizer states", trainable * _opt_bytes(req.optimizer, pure_half, acc), shard_opt, True)
+        put(Component.weights_frozen, base, shard_param, offload and shard_param > 1, p)
+        put(Component.adapter_weights, trainable * a_bytes, shard_param, offload and shard_param > 1, a_precision)
+        put(Component.adapter_gradients, trainable * a_bytes, shard_grad, True, a_precision)
+        put(Component.optimizer_states, trainable * _opt_bytes(req.optimizer, pure_half, acc), shard_opt, True, None)
         if req.mode == Mode.qlora or p in (Precision.int4, Precision.nf4):
             # bitsandbytes dequantises one weight matrix at a time to bf16 for the matmul
             largest = (shape.hidden * max(shape.intermediate, shape.hidden)) if shape else 0
-            acc.add("dequantisation buffer", 2 * largest / tp)
+            acc.add(Component.dequant_buffer, 2 * largest / tp, Precision.bf16)
         grad_bytes = trainable * a_bytes
     else:
         n = model.params
         if fp32:
-            acc.say("fp32 training: weights, gradients and optimizer states all fp32 (4 B/param each)")
-            put("weights (fp32)", n * 4, shard_param, offload and shard_param > 1)
+            acc.say(VramCode.fp32_training)
+            put(Component.weights, n * 4, shard_param, offload and shard_param > 1, Precision.fp32)
             grad_bytes = n * 4
-            put("gradients (fp32)", grad_bytes, shard_grad, True)
-            put("optimizer states", n * _opt_bytes(req.optimizer, False, acc), shard_opt, True)
+            put(Component.gradients, grad_bytes, shard_grad, True, Precision.fp32)
+            put(Component.optimizer_states, n * _opt_bytes(req.optimizer, False, acc), shard_opt, True, None)
         elif pure_half:
-            acc.say(f"pure {p.value if p != Precision.fp8 else 'bf16'} training (--master-weights none): weights, gradients "
-                    "and optimizer states in 16-bit, no fp32 master copy")
-            put("weights (16-bit)", n * 2, shard_param, offload and shard_param > 1)
+            acc.say(VramCode.pure_half, precision=half)
+            put(Component.weights, n * 2, shard_param, offload and shard_param > 1, half)
             grad_bytes = n * 2
-            put("gradients (16-bit)", grad_bytes, shard_grad, True)
-            put("optimizer states", n * _opt_bytes(req.optimizer, True, acc), shard_opt, True)
+            put(Component.gradients, grad_bytes, shard_grad, True, half)
+            put(Component.optimizer_states, n * _opt_bytes(req.optimizer, True, acc), shard_opt, True, None)
         elif deepspeed:
             # ZeRO paper (Rajbhandari et al. 2020, §3.1): mixed-precision Adam holds
             # 2Ψ (fp16 params) + 2Ψ (fp16 grads) + KΨ optimizer states with K = 12
             # (fp32 params 4 + momentum 4 + variance 4) = 16 bytes/param.
-            acc.say("mixed precision, DeepSpeed layout (ZeRO paper §3.1): 16-bit weights 2 + 16-bit grads 2 + fp32 master 4 "
-                    "+ optimizer states per param")
-            put("weights (16-bit)", n * 2, shard_param, offload and shard_param > 1)
+            acc.say(VramCode.deepspeed_layout)
+            put(Component.weights, n * 2, shard_param, offload and shard_param > 1, half)
             grad_bytes = n * 2
-            put("gradients (16-bit)", grad_bytes, shard_grad, True)
-            put("master weights (fp32)", n * 4, shard_opt, True)
-            put("optimizer states", n * _opt_bytes(req.optimizer, False, acc), shard_opt, True)
+            put(Component.gradients, grad_bytes, shard_grad, True, half)
+            put(Component.master_weights, n * 4, shard_opt, True, Precision.fp32)
+            put(Component.optimizer_states, n * _opt_bytes(req.optimizer, False, acc), shard_opt, True, None)
         else:
             # HF Trainer / torch AMP / FSDP mixed precision: the model's own params
             # are fp32 (4) with fp32 gradients (4); autocast holds 16-bit copies of
             # the weights (2) for the forward/backward. HF "Model training anatomy":
             # 18 bytes/param with AdamW = 4+2 (model) + 4 (grads) + 8 (optimizer).
-            acc.say("mixed precision, HF Trainer/torch AMP layout (HF 'model memory anatomy'): fp32 weights 4 + 16-bit "
-                    "autocast copies 2 + fp32 grads 4 + optimizer states per param")
-            put("weights (fp32 master)", n * 4, shard_param, offload and shard_param > 1)
+            acc.say(VramCode.amp_layout)
+            put(Component.master_weights, n * 4, shard_param, offload and shard_param > 1, Precision.fp32)
             if shard_param == 1:
-                acc.add("weights (16-bit autocast copies)", n * 2 / mp)
+                acc.add(Component.autocast_copies, n * 2 / mp, half)
             grad_bytes = n * 4
-            put("gradients (fp32)", grad_bytes, shard_grad, True)
-            put("optimizer states", n * _opt_bytes(req.optimizer, False, acc), shard_opt, True)
+            put(Component.gradients, grad_bytes, shard_grad, True, Precision.fp32)
+            put(Component.optimizer_states, n * _opt_bytes(req.optimizer, False, acc), shard_opt, True, None)
         if p == Precision.fp8:
             # Transformer Engine keeps an fp8 copy (and transpose) of each weight for the GEMMs
-            acc.add("weights (fp8 copies, Transformer Engine)", n * 1 / mp / shard_param)
-            acc.say("fp8 training: bf16 mixed precision plus Transformer Engine fp8 weight copies; activations kept 16-bit")
+            acc.add(Component.fp8_copies, n * 1 / mp / shard_param, Precision.fp8)
+            acc.say(VramCode.fp8_training)
 
     if offload:
-        acc.say("CPU offload: optimizer states, fp32 master weights and gradients on the CPU"
-                + (" ; parameters too (ZeRO-3/FSDP), only the gathered layers on the GPU" if shard_param > 1 else ""))
+        acc.say(VramCode.cpu_offload, params_too=shard_param > 1)
     if sh == Sharding.ddp and dp > 1:
         # torch DDP copies gradients into all-reduce buckets unless
         # gradient_as_bucket_view=True (PyTorch DDP docs): one more gradient-sized buffer.
-        acc.add("DDP gradient buckets", grad_bytes / mp)
-        acc.say("DDP keeps a gradient-sized all-reduce bucket copy (gradient_as_bucket_view=False, the PyTorch default)")
+        acc.add(Component.ddp_buckets, grad_bytes / mp)
+        acc.say(VramCode.ddp_buckets)
     if shard_param > 1 and shape is not None:
         # ZeRO-3/FSDP all-gather one layer at a time and prefetch the next: 2 layers' params
         # at the compute width (16-bit; the quantised size for a 4/8-bit LoRA base)
-        width = weight_bytes_per_param(p, req.mode) if req.mode in (Mode.lora, Mode.qlora) and _is_quantised(p) else 2.0
-        acc.add("gathered layers (ZeRO-3/FSDP)", 2 * layer_params(shape) * width / mp)
+        quantised_base = req.mode in (Mode.lora, Mode.qlora) and _is_quantised(p)
+        width = weight_bytes_per_param(p, req.mode) if quantised_base else 2.0
+        acc.add(Component.gathered_layers, 2 * layer_params(shape) * width / mp, p if quantised_base else half)
     if sh != Sharding.none and sh != Sharding.ddp:
-        acc.say(f"{sh.value} over {dp} data-parallel ranks"
-                + (f", tp={tp}" if tp > 1 else "") + (f", pp={pp}" if pp > 1 else ""))
+        acc.say(VramCode.sharded, sharding=sh, dp=dp, tp=tp, pp=pp)
     if mp > 1:
-        acc.say(f"weights/gradients/optimizer split over tp×pp = {mp} model-parallel ranks")
+        acc.say(VramCode.model_parallel, ranks=mp)
 
     _training_activations(model, shape, req, p, seq, ckpt, tp, pp, acc)
 
@@ -455,19 +439,19 @@ def _opt_bytes(opt: Optimizer, half: bool, acc: _Acc) -> float:
     """Optimizer state bytes per trainable parameter."""
     if opt == Optimizer.adamw:
         # Adam keeps two moments (m, v): 2 × 4 B in fp32, 2 × 2 B in pure 16-bit training
-        acc.say("AdamW: 2 states (m, v) per param" + (" in 16-bit" if half else " in fp32 (8 B)"))
+        acc.say(VramCode.adamw, half=half)
         return 4.0 if half else 8.0
     if opt == Optimizer.adamw8bit:
         # bitsandbytes 8-bit Adam: m and v as 1-byte blockwise-quantised codes (Dettmers et al. 2022)
-        acc.say("8-bit AdamW (bitsandbytes): 2 B/param of optimizer states")
+        acc.say(VramCode.adamw8bit)
         return 2.0
     if opt == Optimizer.adafactor:
         # HF "Methods and tools for efficient training on a single GPU": Adafactor
         # "uses slightly more than 4 bytes" per param (factored second moment + update buffers)
-        acc.say("Adafactor: 4 B/param assumed (HF single-GPU training guide: 'slightly more than 4 bytes')")
+        acc.say(VramCode.adafactor)
         return 4.0
     # SGD with momentum: one momentum buffer in the parameter dtype
-    acc.say("SGD with momentum: one state per param" + (" in 16-bit" if half else " in fp32 (4 B)"))
+    acc.say(VramCode.sgd, half=half)
     return 2.0 if half else 4.0
 
 
@@ -490,10 +474,10 @@ def _training_activations(model: ModelSpec, shape: Shape | None, req: VramReques
     scale = 2.0 if p in (Precision.fp32, Precision.tf32) else 1.0  # fp32 activations are twice the 16-bit ones
     if model.activation_profile is not None:
         prof = model.activation_profile
-        acc.add("activations", prof.bytes_per_sample * b)
-        acc.say(f"activations from the measured profile ({prof.reference}; {prof.source}) × batch {b}")
+        acc.add(Component.activations, prof.bytes_per_sample * b)
+        acc.say(VramCode.profile_training, reference=prof.reference, source=prof.source, batch_size=b)
         if ckpt != Checkpointing.none:
-            acc.say("gradient checkpointing not modelled for profiled (non-transformer) models")
+            acc.say(VramCode.profile_no_checkpointing)
         return
     assert shape is not None
     layer = _layer_activation_bytes(shape, seq, b, tp, req.flash_attention, ckpt == Checkpointing.selective)
@@ -501,38 +485,37 @@ def _training_activations(model: ModelSpec, shape: Shape | None, req: VramReques
     # layers: L layers' worth regardless of pp (Korthikanti et al. §4.2.3).
     layers = shape.layers
     if pp > 1:
-        acc.say("pipeline parallel (1F1B): first stage holds activations of pp micro-batches = all layers' worth")
+        acc.say(VramCode.pipeline_activations)
+    act = Precision.fp32 if scale == 2.0 else _half(p)
     if ckpt == Checkpointing.full:
-        acc.add("activations (checkpointed layer inputs)", CHECKPOINT_BYTES * seq * b * shape.hidden * layers * scale)
-        acc.add("activations (one layer recomputed)", layer * scale)
+        acc.add(Component.activations_checkpointed, CHECKPOINT_BYTES * seq * b * shape.hidden * layers * scale, act)
+        acc.add(Component.activations_recomputed, layer * scale, act)
     else:
-        acc.add("activations", layer * layers * scale)
+        acc.add(Component.activations, layer * layers * scale, act)
     if model.kind == ModelKind.encoder and req.mode != Mode.pretrain:
-        acc.say("encoder model: small task head assumed (no vocabulary logits; MLM pretraining would add them)")
+        acc.say(VramCode.encoder_head)
         return
     per_logit = LOGITS_BYTES_CHUNKED if req.chunked_loss else LOGITS_BYTES_HF
-    acc.say(f"output layer: {per_logit} B per logit × seq × batch × vocab "
-            + ("(chunked/fused loss)" if req.chunked_loss else "(HF Trainer default loss: full fp32 logits; --chunked-loss for torchtune/LitGPT/Unsloth)"))
-    acc.add("logits + loss (output layer)", per_logit * seq * b * shape.vocab / tp)
+    acc.say(VramCode.logits, bytes_per_logit=per_logit, chunked=req.chunked_loss)
+    acc.add(Component.logits, per_logit * seq * b * shape.vocab / tp)
 
 
-def _formula_text(model: ModelSpec, req: VramRequest, ckpt: Checkpointing) -> str:
+def _half(p: Precision) -> Precision:
+    """The 16-bit format tensors are kept in: fp16 when that is the precision, else bf16."""
+    return Precision.fp16 if p == Precision.fp16 else Precision.bf16
+
+
+def _formula(model: ModelSpec, req: VramRequest, ckpt: Checkpointing) -> list[Note]:
+    """Which formulas the estimate used (rendered with their citations by tools/messages/vram.py)."""
     if model.activation_profile is not None:
-        return "activations = measured bytes per sample × batch (" + model.activation_profile.source + ")"
-    if req.mode == Mode.inference:
-        base = ("KV cache = 2 · layers · kv_heads · head_dim · tokens · batch · bytes (MLA: (kv_lora_rank + "
-                "qk_rope_head_dim) · layers · tokens · batch · bytes); ")
-    else:
-        base = ""
-    attn = "" if req.flash_attention or ckpt == Checkpointing.selective else " + 5·a·s/t"
-    act = ("activations per layer = s·b·(4h + 12h [two norms, fp32 upcast] + (4·q_dim + 4·kv_dim + 8i [gated MLP] or 4i)/t"
-           f"{attn}) bytes — Korthikanti et al. 2022 (arXiv:2205.05198) eq. 1-2 counted term by term for the model's "
-           "shape (GQA, SwiGLU), no dropout masks")
+        return [Note.of(FormulaCode.profile, source=model.activation_profile.source)]
+    out = [Note.of(FormulaCode.kv_cache)] if req.mode == Mode.inference else []
+    out.append(Note.of(FormulaCode.activations, attention_scores=not (req.flash_attention or ckpt == Checkpointing.selective)))
     if req.flash_attention:
-        act += "; FlashAttention removes the 5·a·s² attention-score term"
+        out.append(Note.of(FormulaCode.flash))
     if req.mode != Mode.inference and ckpt == Checkpointing.full:
-        act += "; full recomputation keeps 2·s·b·h per layer + one layer's working set"
+        out.append(Note.of(FormulaCode.recompute))
     if req.mode != Mode.inference:
-        act += (f"; output layer {LOGITS_BYTES_CHUNKED if req.chunked_loss else LOGITS_BYTES_HF}·s·b·V "
-                "(4 in Korthikanti §4.3 for a fused loss)")
-    return base + act
+        bytes_per_logit = LOGITS_BYTES_CHUNKED if req.chunked_loss else LOGITS_BYTES_HF
+        out.append(Note.of(FormulaCode.logits, bytes_per_logit=bytes_per_logit, fused_bytes=LOGITS_BYTES_CHUNKED))
+    return out

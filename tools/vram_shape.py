@@ -18,6 +18,9 @@ import math
 from dataclasses import dataclass
 
 from tools.domain import AttentionType, LoraTargets, ModelKind, ModelSpec
+from tools.errors import ErrorCode, InputError
+from tools.notes import Note
+from tools.vram_codes import VramCode
 
 # Published decoder shapes (params, layers, hidden) that a bare count is
 # interpolated between, in log(params). Sources: each model's config.json /
@@ -71,7 +74,7 @@ def model_from_params(params: float, name: str | None = None) -> ModelSpec:
     embeddings, and a SwiGLU MLP whose width makes the total equal `params`.
     """
     if not (isinstance(params, (int, float)) and math.isfinite(params) and params > 0):
-        raise ValueError(f"parameter count must be a positive number, got {params!r}")
+        raise InputError(Note.of(ErrorCode.params_not_positive, value=repr(params)))
     layers, hidden = _interp_shape(params)
     heads = max(1, hidden // ASSUMED_HEAD_DIM)
     kv_heads = min(heads, ASSUMED_KV_HEADS)
@@ -101,11 +104,10 @@ def model_from_params(params: float, name: str | None = None) -> ModelSpec:
     )
 
 
-def shape_assumption(model: ModelSpec) -> str:
-    return (
-        f"{model.name}: shape assumed from the parameter count ({model.num_layers} layers, hidden "
-        f"{model.hidden_size}, {model.num_attention_heads} heads, GQA {model.num_kv_heads} KV heads, "
-        f"vocab {model.vocab_size}), interpolated from published Llama shapes"
+def shape_assumption(model: ModelSpec) -> Note:
+    return Note.of(
+        VramCode.shape_assumed, model=model.name, params=model.params, layers=model.num_layers, hidden=model.hidden_size,
+        heads=model.num_attention_heads, kv_heads=model.num_kv_heads, vocab=model.vocab_size,
     )
 
 

@@ -12,6 +12,7 @@ this format, so it stays exactly so):
         numbers: [{about: LoRA memory, value: 30, unit: GB, rel_tol: 0.35}]
         mentions_any: [[LoRA, QLoRA]]
         mentions_none: ["8x H100"]
+        first_sentence_any: [Yes, fits]  # the first sentence answers (feasibility items)
         gpus_any: [A100, L40S]
         max_monthly_cost: {value: 20000, currency: CNY}
         sources_any: [billing-modes]
@@ -81,12 +82,17 @@ class Expect(_Strict):
     numbers: list[NumberExpect] = Field(default_factory=list)
     mentions_any: list[list[str]] = Field(default_factory=list)
     mentions_none: list[str] = Field(default_factory=list)
+    first_sentence_any: list[str] = Field(
+        default_factory=list,
+        description="the answer's first sentence mentions one of these (case-insensitive, '*' removed; a Latin "
+        "alternative matches as a whole word, so 'No' does not match 'Note')",
+    )
     gpus_any: list[str] = Field(default_factory=list)
     max_monthly_cost: MoneyLimit | None = None
     sources_any: list[str] = Field(default_factory=list)
     answer_lang: Literal["en", "zh"] | None = None
 
-    @field_validator("tools", "mentions_none", "gpus_any", "sources_any")
+    @field_validator("tools", "mentions_none", "first_sentence_any", "gpus_any", "sources_any")
     @classmethod
     def _strings(cls, values: list[str]) -> list[str]:
         _non_empty(values, "entries")

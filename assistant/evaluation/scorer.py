@@ -6,6 +6,9 @@ reader can tell a wrong answer from a wrong expectation without re-running
 anything. Numbers are read from the answer text with the same quantity
 extractor the verifier uses (`assistant.quantities.extract_quantities`), so
 "2万元", "¥20,000" and "20k CNY" are one amount.
+
+`answer_lang: zh` is strict (issue 10): the answer must read as Chinese and keep at most
+`MAX_LATIN_WORDS_ZH` Latin words besides names and established terms (`latin_words.py`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pydantic import BaseModel
 
 from assistant.answer import Answer
 from assistant.evaluation.golden import Expect, GoldenItem, NumberExpect
+from assistant.evaluation.latin_words import LatinWordCounter, default_counter
 from assistant.evaluation.units import GIB_IN_GB, Unit, parse_unit
 from tools.domain import Currency
 from tools.schemas import ExchangeRate
@@ -112,7 +116,7 @@ def _gb_or_gib(unit: Unit) -> bool:
 def _matches(expected: NumberExpect, want: Unit, f: Found, fx: ExchangeRate) -> bool:
     target = expected.value * want.factor  # canonical
     candidates = [f.value]
-    if want.family == "money":
+    if want.currency is not None and f.unit.currency is not None:  # money, and money per million tokens
         src, dst = Currency(f.unit.currency), Currency(want.currency)
         candidates = [fx.convert(f.value, src, dst)]
     elif want.family == "memory" and _gb_or_gib(f.unit) and _gb_or_gib(want):
@@ -174,6 +178,34 @@ def check_mentions_none(expect: Expect, answer: Answer) -> list[CheckResult]:
     return [CheckResult(name="mentions_none", passed=True)]
 
 
+# The first sentence ends at '.', '!' or '?' followed by white space or the end, at a full-width '。', '！' or '？'
+# (Chinese puts no space after them), or at the first line break.
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]|\n")
+
+
+def first_sentence(text: str) -> str:
+    """The answer's first sentence, '*' removed (bold markers are not text)."""
+    plain = text.replace("*", "").lstrip()
+    end = _SENTENCE_END.search(plain)
+    return (plain[: end.end()] if end else plain).strip()
+
+
+def _mentions(alternative: str, text: str) -> bool:
+    """`alternative` appears in folded `text`; a Latin end must not touch a letter or digit ("No" ≠ "Note")."""
+    alt = fold(alternative)
+    left = r"(?<![a-z0-9])" if re.match(r"[a-z0-9]", alt) else ""
+    right = r"(?![a-z0-9])" if re.search(r"[a-z0-9]$", alt) else ""
+    return re.search(left + re.escape(alt) + right, fold(text)) is not None
+
+
+def check_first_sentence_any(expect: Expect, answer: Answer) -> list[CheckResult]:
+    sentence = first_sentence(answer.answer)
+    ok = any(_mentions(alt, sentence) for alt in expect.first_sentence_any)
+    shown = sentence if len(sentence) <= 160 else sentence[:159] + "…"
+    reason = "" if ok else f"the first sentence mentions none of [{', '.join(expect.first_sentence_any)}]: {shown!r}"
+    return [CheckResult(name="first_sentence_any", passed=ok, reason=reason)]
+
+
 def _top_gpu(rec: dict[str, Any] | None) -> str | None:
     if not rec:
         return None
@@ -224,15 +256,34 @@ def check_sources_any(expect: Expect, answer: Answer) -> list[CheckResult]:
     return [CheckResult(name="sources_any", passed=ok, reason=reason)]
 
 
-def check_answer_lang(expect: Expect, answer: Answer) -> list[CheckResult]:
+MAX_LATIN_WORDS_ZH = 3  # issue 10: a Chinese answer keeps at most 3 Latin words besides names and terms
+_MAX_WORDS_LISTED = 20
+
+
+def check_answer_lang(expect: Expect, answer: Answer, latin: LatinWordCounter | None = None) -> list[CheckResult]:
     lang = detect_language(answer.answer)
-    ok = lang == expect.answer_lang
-    return [CheckResult(name="answer_lang", passed=ok,
-                        reason="" if ok else f"expected an answer in {expect.answer_lang}, it reads as {lang}")]
+    if lang != expect.answer_lang:
+        return [CheckResult(name="answer_lang", passed=False,
+                            reason=f"expected an answer in {expect.answer_lang}, it reads as {lang}")]
+    if expect.answer_lang != "zh":
+        return [CheckResult(name="answer_lang", passed=True)]
+    words = (latin or default_counter()).leftover(answer.answer)
+    if len(words) <= MAX_LATIN_WORDS_ZH:
+        return [CheckResult(name="answer_lang", passed=True,
+                            reason=f"{len(words)} Latin word(s) besides names and terms")]
+    listed = ", ".join(words[:_MAX_WORDS_LISTED]) + (
+        f" (+{len(words) - _MAX_WORDS_LISTED} more)" if len(words) > _MAX_WORDS_LISTED else "")
+    return [CheckResult(name="answer_lang", passed=False,
+                        reason=f"a Chinese answer with {len(words)} Latin words besides names and terms "
+                               f"(at most {MAX_LATIN_WORDS_ZH}): {listed}")]
 
 
-def score_answer(item: GoldenItem, answer: Answer, fx: ExchangeRate) -> list[CheckResult]:
-    """Every check the item asks for, in the order of the format."""
+def score_answer(item: GoldenItem, answer: Answer, fx: ExchangeRate,
+                 latin: LatinWordCounter | None = None) -> list[CheckResult]:
+    """Every check the item asks for, in the order of the format.
+
+    `latin` counts leftover Latin words for `answer_lang: zh`; default: the configured catalog's counter.
+    """
     e = item.expect
     results: list[CheckResult] = []
     if e.tools:
@@ -243,6 +294,8 @@ def score_answer(item: GoldenItem, answer: Answer, fx: ExchangeRate) -> list[Che
         results += check_mentions_any(e, answer)
     if e.mentions_none:
         results += check_mentions_none(e, answer)
+    if e.first_sentence_any:
+        results += check_first_sentence_any(e, answer)
     if e.gpus_any:
         results += check_gpus_any(e, answer)
     if e.max_monthly_cost is not None:
@@ -250,7 +303,7 @@ def score_answer(item: GoldenItem, answer: Answer, fx: ExchangeRate) -> list[Che
     if e.sources_any:
         results += check_sources_any(e, answer)
     if e.answer_lang is not None:
-        results += check_answer_lang(e, answer)
+        results += check_answer_lang(e, answer, latin)
     return results
 
 

@@ -8,6 +8,13 @@ Memory: GB is canonical. GiB converts exactly (× 1.073741824), and the scorer
 also accepts a GiB figure at face value for a GB expectation (and vice versa)
 because published tables say "GB" for what nvidia-smi shows in GiB; the 7 %
 difference is well inside the 30-50 % tolerances memory checks use.
+
+Serving figures (issue 11): latency in ms or s (family time, canonical hours like every duration),
+throughput in tok/s (`throughput`), request rate in req/s, QPS, RPS or requests per day
+(`request_rate`, canonical req/s), and money per million tokens (`money_per_token`, canonical
+CNY/Mtok or USD/Mtok: "$/1M tokens", "¥/百万token"). Every canonical unit the quantity reader
+reports (assistant/verify/units.py) maps to a family here, so an answer's figure is never ignored
+for want of a name.
 """
 
 from __future__ import annotations
@@ -19,7 +26,8 @@ GIB_IN_GB = 1024**3 / 1000**3  # 1.073741824
 
 @dataclass(frozen=True)
 class Unit:
-    family: str  # memory | time | money | gpus | gpu_time | nodes | tflops | bandwidth | network | percent
+    family: str  # memory | time | money | money_per_token | gpus | gpu_time | nodes | tflops | tops | bandwidth |
+    #              network | percent | throughput | request_rate | tokens | params | flop | power
     factor: float  # × value → canonical unit of the family (money: in `currency`)
     canonical: str  # GB | hour | CNY/USD | GPU | TFLOPS | TB/s | %
     currency: str | None = None
@@ -47,6 +55,8 @@ _add("MiB", Unit("memory", 1024**2 / 1e9, "GB"))
 _add("TB", Unit("memory", 1e3, "GB"))
 _add("TiB", Unit("memory", 1024**4 / 1e9, "GB"))
 _add("hours hour h hr hrs 小时 个小时", Unit("time", 1.0, "hour"))
+_add("ms msec millisecond milliseconds 毫秒", Unit("time", 1 / 3.6e6, "hour"))
+_add("s sec secs second seconds 秒", Unit("time", 1 / 3600, "hour"))
 _add("minutes minute min 分钟", Unit("time", 1 / 60, "hour"))
 _add("days day d 天", Unit("time", 24.0, "hour"))
 _add("weeks week w 周 星期", Unit("time", 168.0, "hour"))
@@ -61,9 +71,25 @@ _add("TFLOPS TFLOP/s", Unit("tflops", 1.0, "TFLOPS"))
 _add("TB/s TBps", Unit("bandwidth", 1.0, "TB/s"))
 _add("GB/s GBps", Unit("bandwidth", 1e-3, "TB/s"))
 _add("% percent 百分比", Unit("percent", 1.0, "%"))
+_add("KB", Unit("memory", 1e-6, "GB"))
+_add("KiB", Unit("memory", 1024 / 1e9, "GB"))
+_add("TOPS", Unit("tops", 1.0, "TOPS"))
+_add("W watts 瓦", Unit("power", 1.0, "W"))
+_add("token tokens tok", Unit("tokens", 1.0, "token"))
+_add("param params parameters 参数", Unit("params", 1.0, "param"))
+_add("FLOP FLOPs", Unit("flop", 1.0, "FLOP"))
+_add("token/s tok/s tokens/s t/s tokens/sec tok/sec tokens/秒", Unit("throughput", 1.0, "token/s"))
+_add("req/s QPS RPS requests/s request/s 次/秒", Unit("request_rate", 1.0, "req/s"))
+_add("req/min requests/min 次/分钟", Unit("request_rate", 1 / 60, "req/s"))
+_add("req/day requests/day 次/天 次/日", Unit("request_rate", 1 / 86400, "req/s"))
+_add("USD/Mtok $/Mtok US$/Mtok USD/1Mtokens $/1Mtokens $/1Mtoken $/milliontokens USD/milliontokens",
+     Unit("money_per_token", 1.0, "USD/Mtok", "USD"))
+_add("CNY/Mtok ¥/Mtok 元/Mtok CNY/1Mtokens ¥/1Mtokens 元/1Mtokens ¥/百万token ¥/百万tokens 元/百万token 元/百万tokens",
+     Unit("money_per_token", 1.0, "CNY/Mtok", "CNY"))
 
-KNOWN_UNITS = ("GB", "GiB", "MB", "TB", "hours", "h", "days", "weeks", "CNY", "¥", "元", "万元", "USD", "$",
-               "GPUs", "GPU-hours", "TFLOPS", "TB/s", "GB/s", "Gbps", "%")
+KNOWN_UNITS = ("GB", "GiB", "MB", "TB", "ms", "s", "hours", "h", "days", "weeks", "CNY", "¥", "元", "万元", "USD", "$",
+               "USD/Mtok", "$/1M tokens", "CNY/Mtok", "¥/1M tokens", "GPUs", "GPU-hours", "TFLOPS", "TB/s", "GB/s",
+               "Gbps", "%", "tok/s", "req/s", "QPS", "tokens")
 
 
 def parse_unit(text: str) -> Unit | None:

@@ -1,10 +1,12 @@
-"""The offline brain: a deterministic LangChain chat model.
+"""The offline brain: a deterministic LangChain chat model driven by the turn's frame handler.
 
-It drives the very same agent loop as an LLM: on a new user turn it answers
-with tool calls (the plan); once the tool results are back it answers with the
-composed text. It needs no network and no weights. LangChain's fake chat
-models lack `bind_tools`, which `create_agent` requires, so this one has its
-own (the tools are fixed by the plan, so binding is a no-op).
+It runs in the very same agent loop as an LLM. It never reads the conversation:
+the Advisor puts this turn's `TurnContext` (frame, state, language, notices) in
+the HumanMessage's `additional_kwargs`; on a new turn the brain answers with the
+handler's tool calls (the plan), and once their results are back it composes
+the answer from the typed artifacts. LangChain's fake chat models lack
+`bind_tools`, which `create_agent` requires, so this one has its own (the tools
+are fixed by the plan, so binding is a no-op).
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import ConfigDict, Field
 
-from assistant.offline.composer import Composer, ToolOutcome
-from assistant.offline.planner import make_plan
-from assistant.understanding import Facts, NameScanner, read_conversation
+from assistant.offline.answer import compose_answer
+from assistant.offline.context import CONTEXT_KEY, TurnContext
+from assistant.offline.handlers import HANDLERS, Cited, Env, Outcome, Plan, Results
 
 OFFLINE_BRAIN_KEY = "gpu_advisor"
 
@@ -32,11 +34,18 @@ def _text(message: BaseMessage) -> str:
     return " ".join(part.get("text", "") for part in content if isinstance(part, dict))
 
 
+def turn_context(messages: list[BaseMessage]) -> tuple[int, TurnContext]:
+    last = max(i for i, m in enumerate(messages) if isinstance(m, HumanMessage))
+    raw = messages[last].additional_kwargs.get(CONTEXT_KEY)
+    if raw is None:  # a caller that did not go through the Advisor: a guidance answer to the words
+        return last, TurnContext(frame="guidance", question=_text(messages[last]))
+    return last, raw if isinstance(raw, TurnContext) else TurnContext.model_validate(raw)
+
+
 class OfflineBrain(BaseChatModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    scanner: Any = Field(exclude=True, description="NameScanner over the catalog")
-    defaults: Any = Field(default=None, exclude=True, description="Facts from the configuration (currency, region)")
+    env: Any = Field(exclude=True, description="handlers' environment: catalog and today")
 
     @property
     def _llm_type(self) -> str:
@@ -46,36 +55,26 @@ class OfflineBrain(BaseChatModel):
         return self
 
     def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
-        last_human = max(i for i, m in enumerate(messages) if isinstance(m, HumanMessage))
-        turns = [_text(m) for m in messages if isinstance(m, HumanMessage)]
-        facts = read_conversation(turns, self.scanner, self.defaults)
-        plan = make_plan(facts)
-        since = messages[last_human + 1 :]
+        last, ctx = turn_context(messages)
+        handler = HANDLERS[ctx.frame]
+        plan: Plan = handler.plan(ctx, self.env) if not ctx.problems else Plan()
+        since = messages[last + 1 :]
         if plan.calls and not any(isinstance(m, ToolMessage) for m in since):
-            calls = []
-            for call in plan.calls:
-                args = dict(call.args)
-                if call.name == "search_guidance" and not args.get("query"):
-                    args["query"] = turns[-1]
-                calls.append({"name": call.name, "args": args, "id": f"call_{uuid.uuid4().hex[:12]}", "type": "tool_call"})
+            calls = [
+                {"name": c.name, "args": c.args, "id": f"call_{c.key}_{uuid.uuid4().hex[:8]}", "type": "tool_call"}
+                for c in plan.calls
+            ]
             message = AIMessage(content="", tool_calls=calls)
         else:
-            outcomes = _outcomes(since)
-            composer = Composer(facts, plan, outcomes, turns[-1])
-            text = composer.compose()
-            message = AIMessage(
-                content=text,
-                additional_kwargs={
-                    OFFLINE_BRAIN_KEY: {
-                        "citations": composer.cited.passages,
-                        "language": facts.language,
-                    }
-                },
-            )
+            results = Results(outcomes(since, plan))
+            cited = Cited()
+            text = compose_answer(handler, ctx, plan, results, cited, self.env)
+            message = AIMessage(content=text, additional_kwargs={OFFLINE_BRAIN_KEY: {"citations": cited.passages, "language": ctx.lang}})
         return ChatResult(generations=[ChatGeneration(message=message)])
 
 
-def _outcomes(messages: list[BaseMessage]) -> list[ToolOutcome]:
+def outcomes(messages: list[BaseMessage], plan: Plan | None = None) -> list[Outcome]:
+    """The turn's tool results, typed where the tool returned an artifact; `key` from the call id the plan gave."""
     calls: dict[str, dict[str, Any]] = {}
     for m in messages:
         if isinstance(m, AIMessage):
@@ -89,15 +88,20 @@ def _outcomes(messages: list[BaseMessage]) -> list[ToolOutcome]:
                 result = json.loads(_text(m))
             except json.JSONDecodeError:
                 result = {"error": _text(m)}
-            out.append(ToolOutcome(name=call["name"], args=call["args"], result=result))
+            key = call["id"].split("_", 1)[1].rsplit("_", 1)[0] if call["id"].startswith("call_") else call["name"]
+            artifact = getattr(m, "artifact", None)
+            out.append(Outcome(name=call["name"], key=key, args=call["args"], result=result,
+                               artifact=None if isinstance(artifact, dict) else artifact))
     return out
 
 
+_outcomes = outcomes  # the name earlier callers used
+
+
 def make_offline_brain(catalog: Any, settings: Any = None) -> OfflineBrain:
-    defaults = None
-    if settings is not None and (settings.currency or settings.region.value != "any"):
-        defaults = Facts(
-            currency=settings.currency,
-            region=settings.region if settings.region.value != "any" else None,
-        )
-    return OfflineBrain(scanner=NameScanner(catalog), defaults=defaults)
+    today = settings.today_date if settings is not None else None
+    if today is None:
+        import datetime as dt
+
+        today = dt.date.today()
+    return OfflineBrain(env=Env(catalog=catalog, today=today))

@@ -14,9 +14,15 @@ from typing import Any
 from assistant.offline.phrases import BILLING_NAMES, GRADE_NAMES, MODE_NAMES, name_of, say
 from assistant.offline.planner import Plan
 from assistant.understanding import Facts, Intent
+from tools.messages import render, render_component, render_suggestion
+from tools.recommend_codes import RecommendCode
+from tools.schemas import ExchangeRate
 
 MAX_TABLE_ROWS = 5
 MAX_REJECTED = 3
+# reasons already shown as table columns (memory, price) or once under the assumptions (the exchange rate)
+_REASONS_IN_COLUMNS = {RecommendCode.option_fit.value, RecommendCode.option_price.value,
+                       RecommendCode.option_unpriced.value, RecommendCode.option_converted.value}
 
 
 @dataclass
@@ -28,6 +34,11 @@ class ToolOutcome:
     @property
     def error(self) -> str | None:
         return self.result.get("error") if isinstance(self.result, dict) else None
+
+    def error_text(self, lang: str) -> str | None:
+        """The error in `lang` when the tool sent its note (`error_note`), else its English text."""
+        note = self.result.get("error_note") if isinstance(self.result, dict) else None
+        return render(note, lang) if note else self.error
 
 
 def passages_of(outcomes: list[ToolOutcome]) -> list[dict[str, Any]]:
@@ -144,7 +155,7 @@ class Composer:
         primary = self.plan.intents[0] if self.plan.intents else Intent.concept
         errors = [o for o in self.outcomes if o.error and o.name != "search_guidance"]
         if errors:
-            parts.append(say("tool_error", lang, error=errors[0].error))
+            parts.append(say("tool_error", lang, error=errors[0].error_text(lang)))
         elif primary == Intent.recommend or (primary == Intent.cost and self.result("recommend_config")):
             parts.extend(self._recommendation())
         elif primary == Intent.vram:
@@ -186,10 +197,11 @@ class Composer:
             budget_part = say("budget_part", lang) if out.args.get("budget") else ""
             why = ""
             if rec.get("rejected"):
-                why = rec["rejected"][0]["reason"]
+                why = render(rec["rejected"][0]["reason"], lang)
             parts.append(say("infeasible", lang, budget_part=budget_part, why=why))
             if rec.get("suggestions"):
-                parts.append(say("nearest", lang) + "\n" + "\n".join(f"- {s}" for s in rec["suggestions"]))
+                lines = [f"- {render_suggestion(s, lang)}" for s in rec["suggestions"]]
+                parts.append(say("nearest", lang) + "\n" + "\n".join(lines))
             parts.extend(self._breakdown(rec.get("vram")))
             parts.extend(self._rejected(rec.get("rejected", [])))
             return parts
@@ -241,10 +253,9 @@ class Composer:
                 cost = o.get("monthly_cost")
             cost_text = money(cost, currency, lang) if cost is not None else say("unknown_price", lang)
             grade = name_of(GRADE_NAMES, o.get("price_grade"), lang) if o.get("price_grade") else "—"
-            # the first two reasons (memory, price) are already columns of the table
-            # the exchange rate is stated once under the assumptions, not in every row
-            reasons = [r for r in o.get("reasons", [])[2:] if not r.startswith("converted")][:2]
-            why = "; ".join([*reasons, *o.get("warnings", [])[:1]]).replace("|", "/") or "—"
+            reasons = [render(r, lang) for r in o.get("reasons", []) if r["code"] not in _REASONS_IN_COLUMNS][:2]
+            warnings = [render(w, lang) for w in o.get("warnings", [])[:1]]
+            why = ("；" if lang == "zh" else "; ").join([*reasons, *warnings]).replace("|", "/") or "—"
             gpus = f"{count_text(o['gpu_count'] * o.get('nodes', 1))}× {o['gpu']}"
             rows.append(
                 f"| {n} | {o['provider']} | `{o['instance']}` | {gpus} | {gib(o['per_gpu_gib'])} / {gib(o['gpu_usable_gib'])} "
@@ -256,7 +267,10 @@ class Composer:
         if not vram:
             return []
         lang = self.lang
-        parts = ", ".join(f"{k.replace('_', ' ')} {gib(v)}" for k, v in vram["breakdown_gib"].items() if v > 0.05)
+        parts = ("，" if lang == "zh" else ", ").join(
+            f"{render_component(p['component'], p.get('precision'), lang)} {gib(p['gib'])}"
+            for p in vram.get("breakdown", []) if p["gib"] > 0.05
+        )
         return [
             say(
                 "breakdown",
@@ -272,7 +286,7 @@ class Composer:
         if not rejected:
             return []
         lines = [
-            f"- {r['provider']} `{r['instance']}` ({count_text(r['gpu_count'])}× {r['gpu']}): {r['reason']}"
+            f"- {r['provider']} `{r['instance']}` ({count_text(r['gpu_count'])}× {r['gpu']}): {render(r['reason'], self.lang)}"
             for r in rejected[:MAX_REJECTED]
         ]
         return [say("rejected", self.lang) + "\n" + "\n".join(lines)]
@@ -358,7 +372,8 @@ class Composer:
             rows.append(f"- {name_of(BILLING_NAMES, l['billing'], lang)}: {total} ({per_hour}/h, {age_text(l.get('price_as_of'), lang)})")
         parts.append(say("cost_lines", lang) + "\n" + "\n".join(rows))
         if c.get("exchange_rate"):
-            parts.append(say("fx", lang, rate=c["exchange_rate"]))
+            rate = ExchangeRate.model_validate(c["exchange_rate"]).note()
+            parts.append(say("fx", lang, rate=render(rate, lang)))
         return parts
 
     def _spec(self) -> list[str]:
@@ -464,7 +479,7 @@ class Composer:
             if (top.get("price_grade") or "").startswith("marketplace"):
                 items.append(say("caveat_marketplace", lang))
             for w in top.get("warnings", [])[:2]:
-                items.append(w)
+                items.append(render(w, lang))
         if self.f.region and self.f.region.value == "cn":
             items.append(say("caveat_china", lang))
         if top or self.plan.intents[:1] == [Intent.recommend]:
@@ -490,12 +505,10 @@ class Composer:
             value = name_of(MODE_NAMES, a.value, lang) if a.key == "mode" else a.value
             items.append(say(key, lang, value=value))
         for o in self.outcomes:
-            if o.name in ("estimate_vram",):
-                items.extend(o.result.get("assumptions", [])[:4])
-            if o.name == "recommend_config":
-                items.extend(o.result.get("assumptions", [])[:4])
-            if o.name == "estimate_train_time":
-                items.extend(o.result.get("assumptions", [])[:3])
+            if not isinstance(o.result, dict) or o.error:
+                continue
+            limit = {"estimate_vram": 4, "recommend_config": 4, "estimate_train_time": 3}.get(o.name, 0)
+            items.extend(render(a, lang) for a in o.result.get("assumptions", [])[:limit])
         items = list(dict.fromkeys(items))
         if not items:
             return []

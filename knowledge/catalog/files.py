@@ -27,9 +27,28 @@ KINDS = ("gpus", "models", "providers", "instances", "prices")
 SUFFIXES = (".yaml", ".yml", ".csv")
 
 try:  # libyaml is ~10x faster; fall back to the pure-Python loader
-    _YamlLoader: Any = yaml.CSafeLoader
+    _BaseLoader: Any = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - depends on the PyYAML build
-    _YamlLoader = yaml.SafeLoader
+    _BaseLoader = yaml.SafeLoader
+
+
+class _YamlLoader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """Safe loading, except that an impossible unquoted date (``as_of: 2025-13-45``) stays text.
+
+    PyYAML turns anything shaped like a date into `datetime.date` and raises a bare
+    ValueError for impossible ones, which would escape as a traceback; kept as text,
+    the row's validation names the file, row, line and field instead.
+    """
+
+
+def _timestamp_or_text(loader: Any, node: Any) -> Any:
+    try:
+        return yaml.constructor.SafeConstructor.construct_yaml_timestamp(loader, node)
+    except ValueError:
+        return loader.construct_scalar(node)
+
+
+_YamlLoader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_or_text)
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,19 @@
-"""Load the built-in catalog plus the user's catalog files into a `Catalog`.
+"""Load the built-in catalog, the refreshed prices and the user's catalog files into a `Catalog`.
 
-Order of layers: the files shipped in ``knowledge/catalog/data/`` first, then
-every ``*.yaml|*.yml|*.csv`` in ``settings.catalog_dir``
-(``GPU_ADVISOR_CATALOG_DIR``). A user row with the id of a built-in row
-replaces it (GPUs, models and providers by ``key``; instances by
-``provider/instance/region``; prices by ``provider/instance/region/billing``);
-other user rows are added. User prices are always graded "user-supplied".
+Three layers, each overriding the one before:
+
+1. built-in: the files shipped in ``knowledge/catalog/data/``;
+2. refreshed: ``<data dir>/catalog-refreshed/`` written by ``gpu-advisor
+   catalog refresh`` (public list prices fetched on a networked machine; their
+   own grades, dated the day of the refresh);
+3. user: every ``*.yaml|*.yml|*.csv`` in ``settings.catalog_dir``
+   (``GPU_ADVISOR_CATALOG_DIR``) -- a team's negotiated price is never
+   overwritten by a refresh.
+
+A row with the id of a row in an earlier layer replaces it (GPUs, models and
+providers by ``key``; instances by ``provider/instance/region``; prices by
+``provider/instance/region/billing``); other rows are added. User prices are
+always graded "user-supplied". Every price records its layer (`Price.origin`).
 
 Any invalid row stops the load with one `ConfigError` line naming the file,
 the row (and line) and the field. The result is cached per set of files and
@@ -26,13 +34,21 @@ from knowledge.catalog.files import KINDS, RawRow, Where, catalog_files, read_ro
 from knowledge.catalog.schema import ROW_MODELS, InstanceRow, PriceRow, raw_id, row_id
 from knowledge.settings import Settings
 from tools.catalog import Catalog
-from tools.domain import GPU, Instance, ModelSpec, Price, PriceGrade, Provider, Region
+from tools.domain import GPU, Instance, ModelSpec, Price, PriceGrade, PriceOrigin, Provider, Region
 from tools.errors import ConfigError
 
 BUILTIN_DIR = Path(__file__).resolve().parent / "data"
+REFRESHED_DIRNAME = "catalog-refreshed"  # under the data dir; written by `gpu-advisor catalog refresh`
 
 BUILTIN = "built-in"
+REFRESHED = "refreshed"
 USER = "user"
+_ORIGIN = {BUILTIN: PriceOrigin.built_in, REFRESHED: PriceOrigin.refreshed, USER: PriceOrigin.user}
+
+
+def refreshed_dir(settings: Settings) -> Path:
+    """Where `gpu-advisor catalog refresh` writes and the loader reads the refreshed layer."""
+    return Path(settings.data_dir).expanduser() / REFRESHED_DIRNAME
 
 
 @dataclass
@@ -50,7 +66,12 @@ def load_catalog(settings: Settings | None = None) -> Catalog:
     """
     settings = settings if settings is not None else Settings.load()
     user_dir = Path(settings.catalog_dir).expanduser().resolve() if settings.catalog_dir else None
-    return _load_cached(_fingerprint(BUILTIN_DIR), _fingerprint(user_dir) if user_dir else None)
+    refreshed = refreshed_dir(settings).resolve()
+    return _load_cached(
+        _fingerprint(BUILTIN_DIR),
+        _fingerprint(refreshed) if refreshed.is_dir() else None,
+        _fingerprint(user_dir) if user_dir else None,
+    )
 
 
 def clear_cache() -> None:
@@ -72,8 +93,10 @@ def _fingerprint(directory: Path) -> _Fingerprint:
 
 
 @functools.lru_cache(maxsize=8)
-def _load_cached(builtin: _Fingerprint, user: _Fingerprint | None) -> Catalog:
+def _load_cached(builtin: _Fingerprint, refreshed: _Fingerprint | None, user: _Fingerprint | None) -> Catalog:
     layers = [(BUILTIN, Path(builtin[0]))]
+    if refreshed is not None:
+        layers.append((REFRESHED, Path(refreshed[0])))
     if user is not None:
         layers.append((USER, Path(user[0])))
     return build_catalog(layers)
@@ -132,6 +155,12 @@ def build_catalog(layers: list[tuple[str, Path]]) -> Catalog:
                 source=row.source,
                 as_of=row.as_of,
                 grade=row.grade,
+                as_of_precision=row.as_of_precision,
+                as_of_inferred=row.as_of_inferred,
+                source_url=row.source_url,
+                covers=row.covers,
+                origin=_ORIGIN[entry.layer],
+                notes=row.notes,
             )
         )
         if row.notes:

@@ -11,11 +11,23 @@ file repeats to override a built-in price.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
-from tools.domain import GPU, Billing, Currency, ModelSpec, PriceGrade, Provider, Strict
+from tools.domain import (
+    GPU,
+    Billing,
+    CostPart,
+    Currency,
+    DatePrecision,
+    ModelSpec,
+    PriceCovers,
+    PriceGrade,
+    Provider,
+    Strict,
+)
 
 # Short names accepted in files for the price grades (the enum values are the
 # long labels shown to people).
@@ -64,12 +76,60 @@ class PriceRow(Strict):
     currency: Currency
     per: str = Field(default="hour", pattern="^(hour|month|year)$")
     source: str = Field(min_length=1)
-    as_of: dt.date | None = None
+    as_of: dt.date | None = Field(
+        default=None, description="YYYY-MM-DD; YYYY-MM (month precision); ~YYYY-MM (approximate: 'about')"
+    )
+    as_of_precision: DatePrecision | None = None
+    as_of_inferred: bool = False
+    source_url: str | None = Field(default=None, pattern=r"^https?://\S+$")
+    includes: list[CostPart] | None = Field(default=None, description="what the price pays for; e.g. compute+system_disk")
+    excludes: list[CostPart] | None = Field(default=None, description="billed separately, e.g. data_disk+bandwidth")
+    system_disk_gb: float | None = Field(default=None, ge=0)
+    data_disk_gb: float | None = Field(default=None, ge=0)
     grade: PriceGrade | None = None
     china_mainland: bool | None = Field(
         default=None, description="only for a price in a region the catalog lacks: the new region's flag"
     )
     notes: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _partial_dates(cls, data: Any) -> Any:
+        """'2026-10' -> 2026-10-01 with month precision; '~2026-10' -> approximate (unless given)."""
+        if not isinstance(data, dict) or not isinstance(data.get("as_of"), str):
+            return data
+        text = data["as_of"].strip()
+        m = re.fullmatch(r"(~|about\s+)?(\d{4})-(\d{2})", text)
+        if not m:
+            if text.startswith("~"):
+                return {**data, "as_of": text[1:].strip(), "as_of_precision": data.get("as_of_precision") or "approximate"}
+            return data
+        precision = "approximate" if m.group(1) else "month"
+        return {**data, "as_of": f"{m.group(2)}-{m.group(3)}-01", "as_of_precision": data.get("as_of_precision") or precision}
+
+    @field_validator("includes", "excludes", mode="before")
+    @classmethod
+    def _parts(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [v.strip() for v in re.split(r"[+;,]", value) if v.strip()]
+        return value
+
+    @model_validator(mode="after")
+    def _precision_needs_date(self) -> "PriceRow":
+        if self.as_of is None and (self.as_of_precision is not None or self.as_of_inferred):
+            raise ValueError("as_of_precision / as_of_inferred need an as_of date")
+        return self
+
+    @property
+    def covers(self) -> PriceCovers | None:
+        if self.includes is None and self.excludes is None and self.system_disk_gb is None and self.data_disk_gb is None:
+            return None
+        return PriceCovers(
+            includes=self.includes if self.includes is not None else [CostPart.compute],
+            excludes=self.excludes or [],
+            system_disk_gb=self.system_disk_gb,
+            data_disk_gb=self.data_disk_gb,
+        )
 
     @field_validator("billing", mode="before")
     @classmethod

@@ -7,15 +7,25 @@ the glossary's English translations of its terms; BM25 reads both languages.
 
 Results are ranked by topic (doc id) first: the best chunk of each topic, in
 the question's language when that version matched too, then further chunks.
+
+Loading (see store.py for generations): a view is one complete generation, the
+collections the pointer names, each checked against the record count the
+pointer gives. A missing pointer, a missing or short collection or a damaged
+store is never searched as an empty index: the builder repairs it (and says
+so), or, without one, a ConfigError says to run `gpu-advisor index`. A reader
+reopens when the pointer moves (embedded: on the next search; server: checked
+every SERVER_RECHECK_S, and at once when a query finds its collection dropped).
+A read-only index folder is searched through a private temporary copy.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-import os
+import shutil
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
@@ -26,7 +36,7 @@ from knowledge.index import store
 from knowledge.index.cards import SOURCE as CARD_SOURCE
 from knowledge.index.documents import Chunk, detect_lang
 from knowledge.index.lexical import LexicalIndex, expand_query, tokenize
-from knowledge.index.manifest import ManifestError, manifest_path, read_manifest
+from knowledge.index.manifest import ManifestError, Pointer, manifest_path, read_manifest
 from knowledge.passages import Passage, SearchResult
 from tools.errors import ConfigError, InputError
 
@@ -69,7 +79,11 @@ def _dense_pool():
 
 @dataclass
 class _View:
-    """An immutable snapshot of the index; replaced whole on reload so searches never see half a state."""
+    """An immutable snapshot of one generation; replaced whole on reload so searches never see half a state.
+
+    BM25 is built from exactly the records of the collections the pointer names, so the lexical
+    and the dense side always answer from the same generation.
+    """
 
     chunks: list[Chunk]
     index_of: dict[str, int]
@@ -82,6 +96,22 @@ class _View:
     stamp: tuple = ()
     loaded_at: float = 0.0
     counts: dict[str, int] = field(default_factory=dict)
+    pointer: Pointer | None = None
+    client: object = None
+    copy_dir: Path | None = None  # the private copy a read-only index is read from
+
+
+class _NoIndex(Exception):
+    """There is no complete index for these settings (never built, pointer unreadable, other models)."""
+
+    def __init__(self, message: str, first_use: bool = True):
+        super().__init__(message)
+        self.first_use = first_use
+
+
+def _gone(err: BaseException) -> bool:
+    """A collection was dropped under a view (a writer moved the pointer and cleaned up)."""
+    return err.__class__.__name__ in ("NotFoundError", "InvalidCollectionException") or "does not exist" in str(err)
 
 
 class HybridRetriever:
@@ -93,78 +123,160 @@ class HybridRetriever:
         self.builder = builder  # builds the index on first use when none exists
         self.tuning = tuning or Tuning()
         self.notify = notify
+        self.server_recheck_s = SERVER_RECHECK_S
         self._view: _View | None = None
         self._lock = threading.RLock()
+        self._said_readonly = False
+        self._copies: list[Path] = []  # private copies of a read-only index; deleted when no longer read
+        weakref.finalize(self, _remove_copies, self._copies)
 
     # ------------------------------------------------------------------ loading
     def _stamp(self) -> tuple:
         try:
             st = manifest_path(Path(self.settings.index_dir)).stat()
-            return (st.st_mtime_ns, st.st_size)
+            return (st.st_mtime_ns, st.st_size, st.st_ino)
         except OSError:
             return ()
 
-    def _needs_build(self) -> bool:
-        try:
-            return read_manifest(Path(self.settings.index_dir)) is None
-        except ManifestError:
-            return True
+    def _say(self, message: str) -> None:
+        if self.notify:
+            self.notify(message)
 
     def view(self) -> _View:
         view = self._view
-        if view is not None and view.stamp == self._stamp() and not self._server_changed(view):
+        if view is not None and self._fresh(view):
             return view
         with self._lock:
-            if self._view is not None and self._view.stamp == self._stamp() and not self._server_changed(self._view):
+            if self._view is not None and self._fresh(self._view):
                 return self._view
-            if self._needs_build() and self.builder is not None:
-                if self.notify:
-                    self.notify("index: no usable search index yet; building it (first use, about a minute)…")
-                self.builder()
-            try:
-                self._view = self._load()
-            except store.IndexCorrupt as err:
-                if self.builder is None or store.server_mode(self.settings):
-                    raise ConfigError(f"the search index is damaged ({err}); run `gpu-advisor index --rebuild`") from None
-                if self.notify:
-                    self.notify(f"index: the search index is damaged ({err}); rebuilding it…")
-                self.builder()  # the indexer detects the damage, wipes and rebuilds
-                self._view = self._load()
+            self._view = self._open_view()
             return self._view
 
     def invalidate(self) -> None:
         with self._lock:
             self._view = None
 
-    def _server_changed(self, view: _View) -> bool:
-        if not store.server_mode(self.settings) or time.monotonic() - view.loaded_at < SERVER_RECHECK_S:
+    def _fresh(self, view: _View) -> bool:
+        """Whether `view` still shows the live generation (the pointer has not moved)."""
+        if store.server_mode(self.settings):
+            if time.monotonic() - view.loaded_at < self.server_recheck_s:
+                return True
+            try:
+                pointer = store.read_pointer(view.client)
+            except Exception:
+                return True  # the server is unreachable: keep answering from what we have
+            view.loaded_at = time.monotonic()
+            return _same_generation(pointer, view.pointer)
+        stamp = self._stamp()
+        if stamp == view.stamp:
+            return True
+        try:  # the manifest was rewritten: a new generation, or only new file dates (same collections)
+            manifest = read_manifest(Path(self.settings.index_dir))
+        except ManifestError:
             return False
-        try:
-            counts = {name: col.count() for name, col in view.collections.items()}
-        except Exception:
-            return False
-        view.loaded_at = time.monotonic()
-        return counts != view.counts
+        if manifest is not None and _same_generation(manifest.pointer(), view.pointer):
+            view.stamp = stamp
+            return True
+        return False
+
+    def _open_view(self) -> _View:
+        """Load the live generation; build or rebuild (and say so) when it is missing, incomplete or damaged."""
+        problem = ""
+        for attempt in range(2):
+            try:
+                try:
+                    return self._load()
+                except store.IndexIncomplete:
+                    # a writer may have moved the pointer and dropped the generation we were reading: look again
+                    time.sleep(0.1)
+                    return self._load()
+            except _NoIndex as err:
+                problem = str(err)
+                announce = (f"index: {problem}; building it (first use, about a minute)…" if err.first_use
+                            else f"index: {problem}; rebuilding it…")
+            except store.IndexIncomplete as err:
+                problem = str(err)
+                announce = f"index: {problem}; rebuilding it…"
+            except store.IndexCorrupt as err:
+                problem = f"the search index is damaged ({err})"
+                announce = f"index: {problem}; rebuilding it…"
+                if store.server_mode(self.settings):
+                    break
+            if attempt or self.builder is None:
+                break
+            self._say(announce)
+            self.builder()  # takes the writer lock; the indexer finds the same problem and repairs it
+        raise ConfigError(f"{problem}; run `gpu-advisor index --rebuild`")
+
+    def _pointer(self, client) -> Pointer:
+        if store.server_mode(self.settings):
+            pointer = store.read_pointer(client)
+            if pointer is None:
+                raise _NoIndex(f"the Chroma server {self.settings.chroma_host}:{self.settings.chroma_port} holds no "
+                               "search index yet")
+        else:
+            try:
+                manifest = read_manifest(Path(self.settings.index_dir))
+            except ManifestError as err:
+                raise _NoIndex(f"no usable search index yet ({err})", first_use=False) from None
+            if manifest is None or manifest.generation < 1:  # generation 1 is the first complete build
+                raise _NoIndex("no usable search index yet")
+            pointer = manifest.pointer()
+        wanted = {name: emb.fingerprint for name, emb in self.backends.items()}
+        if pointer.backends != wanted:
+            raise _NoIndex("the search index was built with other embedding settings "
+                           f"({', '.join(f'{k}={v}' for k, v in sorted(pointer.backends.items()))})", first_use=False)
+        return pointer
 
     def _load(self) -> _View:
         stamp = self._stamp()
-        client = store.open_client(self.settings)
+        client, copy_dir = store.open_reader(self.settings)
+        try:
+            view = self._load_from(client, stamp)
+        except BaseException:
+            if copy_dir is not None:
+                _remove_copies([copy_dir])
+            raise
+        if copy_dir is not None:
+            view.copy_dir = copy_dir
+            self._copies.append(copy_dir)
+            if not self._said_readonly:
+                self._said_readonly = True
+                self._say(f"index: {store.local_path(self.settings)} is read-only; searching a private copy of it "
+                          "(updating the index needs write access)")
+        keep = {view.copy_dir, self._view.copy_dir if self._view is not None else None}
+        for path in [p for p in self._copies if p not in keep]:  # no search can still be using these
+            _remove_copies([path])
+            self._copies.remove(path)
+        return view
+
+    def _load_from(self, client, stamp: tuple) -> _View:
+        pointer = self._pointer(client)
         chunks: list[Chunk] = []
         backend_of: list[str] = []
         collections = {}
         counts = {}
+        lost = []
         for name in self.backends:
-            col = store.collection(client, name, create=False)
+            col_name = pointer.collections.get(name)
+            expected = pointer.counts.get(name, 0)
+            col = store.get(client, col_name) if col_name else None
             if col is None:
+                if col_name:
+                    lost.append(f"{name}: collection {col_name} is missing, {expected} passages expected")
                 continue
-            collections[name] = col
             ids, docs, metas = store.load_records(col)
+            if len(ids) != expected:
+                lost.append(f"{name}: {len(ids)} of {expected} passages")
+            collections[name] = col
             counts[name] = len(ids)
             for cid, doc, meta in zip(ids, docs, metas):
                 chunks.append(Chunk.from_metadata(cid, doc, meta or {}))
                 backend_of.append(name)
+        if lost:
+            raise store.IndexIncomplete(f"the search index lost passages ({'; '.join(lost)})")
         # BM25 reads the title and section path too: a heading names the topic better than its body.
-        lexical = LexicalIndex([f"{c.title}\n{c.section}\n{c.text}" for c in chunks])
+        lexical = LexicalIndex([f"{c.title}\n{c.section}\n{c.text}" for c in chunks], generation=pointer.generation)
         return _View(
             chunks=chunks,
             index_of={c.chunk_id: i for i, c in enumerate(chunks)},
@@ -177,6 +289,8 @@ class HybridRetriever:
             stamp=stamp,
             loaded_at=time.monotonic(),
             counts=counts,
+            pointer=pointer,
+            client=client,
         )
 
     # ------------------------------------------------------------------ query
@@ -283,6 +397,18 @@ class HybridRetriever:
             raise InputError(f"k must be a positive whole number, got {k!r}")
         text, truncated = self.prepare_query(query)
         view = self.view()
+        try:
+            return self._search(view, text, truncated, k, lang, doc_ids, topics, rerank, channels)
+        except Exception as err:
+            if not _gone(err):
+                raise
+            with self._lock:  # a writer moved the pointer and dropped this view's collections: reopen once
+                if self._view is view:
+                    self._view = None
+            return self._search(self.view(), text, truncated, k, lang, doc_ids, topics, rerank, channels)
+
+    def _search(self, view: _View, text: str, truncated: bool, k: int, lang, doc_ids, topics, rerank,
+                channels) -> SearchResult:
         if isinstance(doc_ids, str):
             doc_ids = [doc_ids]
         if isinstance(topics, str):
@@ -306,6 +432,17 @@ class HybridRetriever:
         if rerank:
             hits = list(rerank(text, hits))
         return SearchResult(query=text, truncated=truncated, hits=hits[:k])
+
+
+def _same_generation(a: Pointer | None, b: Pointer | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return (a.generation, a.collections, a.counts) == (b.generation, b.collections, b.counts)
+
+
+def _remove_copies(paths: list[Path]) -> None:
+    for path in list(paths):
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def _doc_rrf(view: _View, lists, rrf_k: float) -> dict[str, float]:

@@ -128,11 +128,18 @@ def expand_query(text: str) -> tuple[list[str], list[str]]:
 
 
 class LexicalIndex:
-    """bm25s over pre-tokenised chunks; scores are read-only after build, so searches may run in parallel."""
+    """bm25s over pre-tokenised chunks; scores are read-only after build, so searches may run in parallel.
 
-    def __init__(self, texts: Sequence[str]):
+    Versioned like the dense side: it is built from exactly the records of the
+    collections one pointer names, never persisted on its own, and carries that
+    pointer's `generation`, so BM25 and the vectors always answer from the same
+    complete generation (a reader that sees the pointer move rebuilds both).
+    """
+
+    def __init__(self, texts: Sequence[str], generation: int = 0):
         import bm25s
 
+        self.generation = generation
         self.size = len(texts)
         self._bm25 = bm25s.BM25(k1=1.2, b=0.75)
         corpus = [tokenize(t) or ["\u2400"] for t in texts]  # an empty document still needs a token

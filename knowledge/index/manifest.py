@@ -1,11 +1,14 @@
-"""What the index holds, kept as JSON beside it, and the user's list of indexed paths.
+"""What the index holds, kept as JSON beside it (the user's list of paths is in paths.py).
 
-Two files, on purpose:
-* `<data_dir>/indexed_paths.json` — the folders and files a user asked for. It
-  lives outside the index folder so wiping a corrupt index never loses it.
-* `<index_dir>/manifest.json` — format version, embedding models, and for each
-  source file its size/mtime and chunk ids, so a no-change re-index reads no file.
-Both are written atomically (temp file + rename): a crash leaves the old one.
+* `<index_dir>/manifest.json` — format version, embedding models, for each
+  source file its size/mtime and chunk ids (so a no-change re-index reads no
+  file), and the *pointer*: which versioned collection holds each backend's
+  vectors and how many records it must have. It is written last, after the
+  new collections are complete: until it is renamed into place readers keep
+  using the previous generation (embedded mode; on a Chroma server the pointer
+  is also kept on the server, see store.py).
+It also lists the user's paths of that build, from which a damaged path list
+is restored. Written atomically (temp file + fsync + rename): a crash leaves the old one.
 """
 
 from __future__ import annotations
@@ -18,10 +21,14 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-# Bump when chunking, metadata or collection layout changes: old indexes are rebuilt.
-FORMAT_VERSION = 1
+from knowledge.index.hooks import kill_point
+
+# Bump when chunking, metadata or collection layout changes: old indexes are rebuilt
+# (their vectors are still copied where the chunk ids match: ids are content hashes).
+# 2: versioned collections named by the manifest's pointer.
+FORMAT_VERSION = 2
 MANIFEST_NAME = "manifest.json"
-PATHS_NAME = "indexed_paths.json"
+TEMP_NAMES = (MANIFEST_NAME, "indexed_paths.json", "indexed_paths.json.bak", "write-probe")  # ours, in remove_temp_files
 
 
 class ManifestError(Exception):
@@ -40,24 +47,52 @@ class SourceEntry(_Strict):
     docs: list[str] = Field(default_factory=list, description="'doc_id|lang' of its documents")
 
 
+class Pointer(_Strict):
+    """The live generation: one collection per backend and the record count each must hold."""
+
+    generation: int = 0
+    collections: dict[str, str] = Field(default_factory=dict, description="backend -> collection name")
+    counts: dict[str, int] = Field(default_factory=dict, description="backend -> records in that collection")
+    backends: dict[str, str] = Field(default_factory=dict, description="backend name -> model fingerprint")
+    updated: str = ""
+    writer: str = Field(default="", description="host:pid of the run that wrote it")
+
+
 class Manifest(_Strict):
     format_version: int = FORMAT_VERSION
     backends: dict[str, str] = Field(default_factory=dict, description="backend name -> model fingerprint")
     languages: dict[str, str] = Field(default_factory=dict, description="chunk language -> backend")
     sources: dict[str, SourceEntry] = Field(default_factory=dict)
     generation: int = 0
+    collections: dict[str, str] = Field(default_factory=dict, description="backend -> live collection name")
+    counts: dict[str, int] = Field(default_factory=dict, description="backend -> records the collection holds")
+    user_paths: list[str] = Field(default_factory=list, description="the indexed paths of this build")
     updated: str = ""
+    writer: str = ""
 
     def chunk_count(self) -> int:
         return sum(len(s.chunks) for s in self.sources.values())
 
+    def pointer(self) -> Pointer:
+        return Pointer(generation=self.generation, collections=dict(self.collections), counts=dict(self.counts),
+                       backends=dict(self.backends), updated=self.updated, writer=self.writer)
 
-class IndexedPaths(_Strict):
-    version: int = 1
-    paths: list[str] = Field(default_factory=list)
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(str(folder), os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
-def atomic_write(path: Path, text: str) -> None:
+def atomic_write(path: Path, text: str, hook: str | None = None) -> None:
+    """Write `text` to `path` so a reader sees the old file or the new one, never half of either."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
     try:
@@ -65,10 +100,25 @@ def atomic_write(path: Path, text: str) -> None:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
+        if hook:
+            kill_point(hook)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    _fsync_dir(path.parent)  # the rename itself survives a power cut
+
+
+def remove_temp_files(folder: Path, names: tuple[str, ...] = TEMP_NAMES) -> int:
+    """Temp files a killed index writer left (`.<name>.*.tmp`, only ours); returns how many were removed."""
+    removed = 0
+    for leftover in [p for name in names for p in Path(folder).glob(f".{name}.*.tmp")]:
+        try:
+            leftover.unlink()
+            removed += 1
+        except OSError:
+            pass
+    return removed
 
 
 def manifest_path(index_dir: Path) -> Path:
@@ -78,11 +128,15 @@ def manifest_path(index_dir: Path) -> Path:
 def read_manifest(index_dir: Path) -> Manifest | None:
     """None when there is no index yet; ManifestError when there is one we cannot trust."""
     path = manifest_path(index_dir)
-    if not path.exists():
-        return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ManifestError(f"{path} is unreadable ({err.__class__.__name__})") from None
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as err:
         raise ManifestError(f"{path} is unreadable ({err.__class__.__name__})") from None
     version = data.get("format_version") if isinstance(data, dict) else None
     if version != FORMAT_VERSION:
@@ -95,29 +149,4 @@ def read_manifest(index_dir: Path) -> Manifest | None:
 
 def write_manifest(index_dir: Path, manifest: Manifest) -> None:
     manifest.updated = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
-    atomic_write(manifest_path(index_dir), manifest.model_dump_json(indent=1))
-
-
-def paths_file(data_dir: Path) -> Path:
-    return Path(data_dir) / PATHS_NAME
-
-
-def read_paths(data_dir: Path) -> tuple[list[str], str | None]:
-    """The user's indexed paths, and a warning when the file had to be ignored."""
-    path = paths_file(data_dir)
-    if not path.exists():
-        return [], None
-    try:
-        return IndexedPaths.model_validate_json(path.read_text(encoding="utf-8")).paths, None
-    except (OSError, UnicodeDecodeError, ValidationError, ValueError) as err:
-        # Keep the damaged file for the user to inspect; never overwrite it silently.
-        backup = path.with_suffix(".json.damaged")
-        try:
-            os.replace(path, backup)
-        except OSError:
-            backup = path
-        return [], f"{path} was unreadable ({err.__class__.__name__}); moved to {backup}: re-add your paths with `gpu-advisor index PATH`"
-
-
-def write_paths(data_dir: Path, paths: list[str]) -> None:
-    atomic_write(paths_file(data_dir), IndexedPaths(paths=sorted(dict.fromkeys(paths))).model_dump_json(indent=1))
+    atomic_write(manifest_path(index_dir), manifest.model_dump_json(indent=1), hook="manifest-temp")

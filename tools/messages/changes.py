@@ -36,7 +36,7 @@ MESSAGES: dict = {
     "change.widen_region": (lambda p, f: f"search {_v(p, REGION_EN)}", lambda p, f: f"把范围扩大到{_v(p, REGION_ZH)}"),
     "change.widen_region.cli": ("--region {value}", "--region {value}"),
     "change.drop_providers": ("drop the provider filter", "不限云厂商"),
-    "change.drop_providers.cli": ("(no --providers)", "(no --providers)"),
+    "change.drop_providers.cli": ("(no --provider)", "(no --provider)"),
     "change.drop_gpu_filter": ("allow any GPU model", "不限 GPU 型号"),
     "change.drop_gpu_filter.cli": ("(no --gpu)", "(no --gpu)"),
     "change.drop_billing": ("allow any billing mode", "不限计费方式"),
@@ -44,11 +44,32 @@ MESSAGES: dict = {
     "change.set_billing": ("use {value} billing", "改用 {value} 计费"),
     "change.set_billing.cli": ("--billing {value}", "--billing {value}"),
     "change.raise_budget": ("raise the budget to {value:money}", "把预算提高到 {value:money}"),
-    "change.raise_budget.cli": ("--budget {value:g}", "--budget {value:g}"),
+    "change.raise_budget.cli": ("--budget {value:.0f}", "--budget {value:.0f}"),
     "change.lower_concurrency": ("serve at most {value} concurrent requests", "把并发降到 {value}"),
     "change.lower_concurrency.cli": ("--concurrency {value}", "--concurrency {value}"),
     "change.set_engine": ("use the {value} engine", "改用 {value} 推理引擎"),
     "change.set_engine.cli": ("--engine {value}", "--engine {value}"),
 }
+
+# What a change does, without its value (the list of what was tried when nothing helped)
+MESSAGES.update({
+    "term.change.set_mode": ("another training mode (LoRA, QLoRA)", "换训练方式（LoRA、QLoRA）"),
+    "term.change.set_precision": ("lower-precision weights", "更低精度的权重"),
+    "term.change.set_weights": ("another weight format", "换一种权重格式"),
+    "term.change.set_kv_precision": ("a lower-precision KV cache", "更低精度的 KV cache"),
+    "term.change.set_checkpointing": ("gradient checkpointing", "梯度检查点"),
+    "term.change.set_batch_size": ("a smaller batch", "更小的 batch"),
+    "term.change.set_max_gpus": ("a multi-node cluster", "多机集群"),
+    "term.change.set_gpus": ("more GPUs", "更多的卡"),
+    "term.change.shorten_context": ("a shorter context", "更短的上下文"),
+    "term.change.widen_region": ("every region", "所有地区"),
+    "term.change.drop_providers": ("any provider", "不限云厂商"),
+    "term.change.drop_gpu_filter": ("any GPU model", "不限 GPU 型号"),
+    "term.change.drop_billing": ("any billing mode", "不限计费方式"),
+    "term.change.set_billing": ("another billing mode", "换计费方式"),
+    "term.change.raise_budget": ("a larger budget", "更高的预算"),
+    "term.change.lower_concurrency": ("fewer concurrent requests", "更低的并发"),
+    "term.change.set_engine": ("another serving engine", "换推理引擎"),
+})
 
 _ = Formatter  # templates receive a Formatter as their second argument

@@ -6,6 +6,13 @@ currency from the parameter ``<name>_currency`` or else ``currency``. Chinese pr
 writes large amounts with 万 (``¥1.5万``), tables keep digits (``¥15,000``): the
 spec ``money_t`` is the table form. Names, ids and established terms (LoRA,
 NVLink, bf16, KV cache) are never translated.
+
+Enum values passed as params are rendered by term specs: ``{billing:billing}``
+looks up the message ``term.billing.<value>`` ("on-demand" / "按量付费"), and the
+same for ``mode``, ``grade``, ``region``, ``sharding``, ``optimizer``,
+``name_kind`` … (`TERM_KINDS`). ``{as_of:as_of}`` is a price or rate date
+("as of 2026-07-20" / "2026-07-20 数据", None: "date unknown"); ``{names:list}``
+joins a list ("a, b" / "a、b").
 """
 
 from __future__ import annotations
@@ -19,6 +26,13 @@ PER = {
     "en": {"hour": "/h", "day": "/day", "month": "/month", "year": "/year", "job": " for the job", None: ""},
     "zh": {"hour": "/小时", "day": "/天", "month": "/月", "year": "/年", "job": "（整个任务）", None: ""},
 }
+
+
+def _sig3(x: float) -> str:
+    """Three significant figures without an exponent: 6,260 / 62.6 / 6.26."""
+    if abs(x) >= 100:
+        return f"{round(x):,}"
+    return f"{x:.3g}"
 
 
 def _digits(x: float) -> int:
@@ -60,11 +74,11 @@ class Formatter:
         if self.zh:
             for unit, name in ((1e12, "万亿"), (1e8, "亿"), (1e4, "万")):
                 if abs(v) >= unit:
-                    return f"{v / unit:,.3g} {name}"
+                    return f"{_sig3(v / unit)}{name}"
             return self.g(v)
         for unit, name in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
             if abs(v) >= unit:
-                return f"{v / unit:,.3g}{name}"
+                return f"{_sig3(v / unit)}{name}"
         return self.g(v)
 
     # -------------------------------------------------------------- units
@@ -103,6 +117,29 @@ class Formatter:
     def date(self, iso: Any) -> str:
         return str(iso)
 
+    def as_of(self, iso: Any) -> str:
+        if not iso:
+            return "日期未知" if self.zh else "date unknown"
+        return f"{iso} 数据" if self.zh else f"as of {iso}"
+
+    def list(self, items: Any) -> str:
+        return ("、" if self.zh else ", ").join(str(i) for i in (items or []))
+
+    def term(self, kind: str, value: Any) -> str:
+        """An enum value in this language (`term.<kind>.<value>`); unknown values are shown as they are."""
+        if value is None:
+            return "未知" if self.zh else "unknown"
+        from tools.messages.catalog import term_pair  # lazy: the catalog imports this module
+
+        raw = value.value if hasattr(value, "value") else value
+        pair = term_pair(kind, str(raw))
+        if pair is None:
+            return str(raw)
+        return fill(pair[1] if self.zh else pair[0], {}, self.lang)
+
+    def terms(self, kind: str, values: Any) -> str:
+        return self.list([self.term(kind, v) for v in (values or [])])
+
     # -------------------------------------------------------------- money
 
     def money(self, x: Any, currency: str | None, per: str | None = None, *, table: bool = False) -> str:
@@ -124,6 +161,9 @@ _MONEY_SPECS = {
     "money_y": ("year", False), "money_job": ("job", False),
 }
 _SIMPLE_SPECS = ("g", "int", "fixed1", "pct", "big", "gib", "gb", "hours", "days", "ms", "tok_s", "req_s", "tflops", "gbps", "date")
+# enum-valued params: `{billing:billing}` renders term.billing.<value>
+TERM_KINDS = ("billing", "mode", "grade", "region", "sharding", "optimizer", "targets", "name_kind", "period", "term",
+              "fx_source", "currency", "change")
 
 
 class _TemplateFormatter(string.Formatter):
@@ -145,6 +185,12 @@ class _TemplateFormatter(string.Formatter):
             return self.f.money(value, currency, per, table=table)
         if spec in _SIMPLE_SPECS:
             return "?" if value is None else getattr(self.f, spec)(value)
+        if spec in TERM_KINDS:
+            return self.f.term(spec, value)
+        if spec == "as_of":
+            return self.f.as_of(value)
+        if spec == "list":
+            return self.f.list(value)
         if spec == "zh_name":  # a name with a Chinese form in `<field>_zh` (provider names)
             return str(self.params.get(f"{self._field}_zh") or value) if self.f.zh else str(value)
         if value is None:

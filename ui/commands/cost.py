@@ -16,10 +16,11 @@ import math
 
 from tools.domain import Billing, Checkpointing, Currency, Mode
 from tools.errors import InputError
-from tools.money import money
+from tools.messages import formatter, render
+from tools.notes import Note
 from tools.schemas import CostEstimate, CostRequest, TrainTimeRequest
 from ui.commands._workload import positive_int
-from ui.output import format_table, print_json
+from ui.output import add_lang_arg, format_table, label, print_json, resolve_lang
 
 
 # ------------------------------------------------------------------ flag types (shared with recommend)
@@ -113,6 +114,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_workload_args(p)
     add_time_args(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_lang_arg(p)
     p.set_defaults(func=run)
 
 
@@ -132,8 +134,9 @@ def _rows_for(catalog, name: str):
     return rows
 
 
-def _job_hours(args, catalog, instance, nodes: int) -> tuple[float, list[str]]:
+def _job_hours(args, catalog, instance, nodes: int) -> tuple[float, list[Note]]:
     """Hours of a training job on this instance's GPUs (× nodes), from the training-time estimate."""
+    from tools.cost import job_note
     from tools.train_time import estimate_train_time
 
     model, vram = workload(args, catalog)
@@ -156,11 +159,7 @@ def _job_hours(args, catalog, instance, nodes: int) -> tuple[float, list[str]]:
             checkpointing=vram.checkpointing or Checkpointing.full,
         ),
     )
-    note = (
-        f"Job: {model.name}, {vram.mode.value}, {args.tokens:,.0f} tokens × {args.epochs or 1:g} epoch(s) on {gpus} × "
-        f"{gpu.key} at MFU {tte.mfu:.2f} ({tte.mfu_source}) = {tte.hours:,.1f} h."
-    )
-    return tte.hours, [note]
+    return tte.hours, [job_note(model.name, vram.mode, args.tokens, args.epochs or 1.0, gpus, tte)]
 
 
 def estimate_for(args: argparse.Namespace, catalog, fx) -> tuple[CostEstimate, list[CostEstimate]]:
@@ -209,45 +208,52 @@ def _native_currency(row, billing: Billing) -> Currency:
 
 def run(args: argparse.Namespace) -> int:
     settings, catalog = settings_and_catalog()
+    lang = resolve_lang(args, settings)
     best, others = estimate_for(args, catalog, settings.exchange_rate)
     if args.json:
-        data = best.model_dump(mode="json")
+        data = best.model_dump(mode="json", context={"lang": lang})
         data["other_regions"] = [
             {"region": e.region, "total": e.total, "currency": e.currency.value, "price_as_of": e.price_as_of}
             for e in others
         ]
         print_json(data)
         return 0
-    print(render(best, others))
+    print(render_estimate(best, others, lang))
     return 0
 
 
-def render(est: CostEstimate, others: list[CostEstimate] | None = None) -> str:
-    cur = est.currency
-    nodes = f"{est.instances} × " if est.instances > 1 else ""
+def render_estimate(est: CostEstimate, others: list[CostEstimate] | None = None, lang: str = "en") -> str:
+    f = formatter(lang)
+    cur = est.currency.value
     chosen = next(line for line in est.lines if line.billing == est.billing)
-    billing = est.billing.value.replace("_", "-")
-    age = f"price {est.price_age}" if chosen.price_per_hour is not None else f"no {billing} price in the catalog"
-    head = (
-        f"{est.provider}/{est.instance} ({est.region}): {nodes}{est.gpu_count:g} × {est.gpu}, {est.hours:,.1f} h\n"
-        f"Total ({billing}): {money(est.total, cur)} — {age}"
-    )
+    billing = f.term("billing", est.billing)
+    if chosen.price_per_hour is not None:
+        age = label("price_age", lang, age=f.as_of(est.price_as_of))
+    else:
+        age = label("no_price", lang, billing=billing)
+    head = label("cost_head", lang, where=f"{est.provider}/{est.instance}", region=est.region,
+                 nodes=f"{est.instances} × " if est.instances > 1 else "", count=f.g(est.gpu_count), gpu=est.gpu,
+                 hours=f.hours(est.hours))
+    total = label("cost_total", lang, billing=billing, total=f.money(est.total, cur, table=True), age=age)
     rows = []
     for line in est.lines:
+        priced = line.price_per_hour is not None
         rows.append(
             [
-                line.billing.value.replace("_", "-"),
-                money(line.price_per_hour, cur) + ("/h" if line.price_per_hour is not None else ""),
-                money(line.total, cur),
-                money(line.expected_total, cur) if line.billing == Billing.spot and line.price_per_hour is not None else "",
-                line.price_as_of or ("date unknown" if line.price_per_hour is not None else ""),
-                line.price_grade.value if line.price_grade else "",
-                line.note or "",
+                f.term("billing", line.billing),
+                f.money(line.price_per_hour, cur, "hour" if priced else None, table=True),
+                f.money(line.total, cur, table=True),
+                f.money(line.expected_total, cur, table=True) if line.billing == Billing.spot and priced else "",
+                (line.price_as_of or f.as_of(None)) if priced else "",
+                f.term("grade", line.price_grade) if line.price_grade else "",
+                render(line.note, lang, surface="cli") if line.note else "",
             ]
         )
-    table = format_table(["billing", "price", "total", "expected (spot)", "as of", "grade", "note"], rows)
-    out = [head, "", table, ""]
-    out.extend(f"- {a}" for a in est.assumptions)
+    headers = [label(k, lang) for k in ("billing", "price", "total", "expected", "as_of", "grade", "note")]
+    out = [head, total, "", format_table(headers, rows), ""]
+    out.extend(f"- {render(a, lang, surface='cli')}" for a in est.assumptions)
     if others:
-        out.append("Other regions: " + "; ".join(f"{e.region} {money(e.total, e.currency)}" for e in others))
+        sep = "；" if lang == "zh" else "; "
+        out.append(label("other_regions", lang)
+                   + sep.join(f"{e.region} {f.money(e.total, e.currency.value, table=True)}" for e in others))
     return "\n".join(out)

@@ -13,7 +13,9 @@ def register(sub) -> None:
         "index",
         help="build/update the search index (built-in guidance, catalog cards, your own docs)",
         description="Index the built-in guidance and catalog cards, plus any Markdown, text, HTML or PDF files "
-        "or folders you name. Paths stay indexed (and are re-checked on every run) until --remove.",
+        "or folders you name. Paths stay indexed (and are re-checked on every run) until --remove. "
+        "Updates are atomic: searches keep using the last complete index until the new one is written, "
+        "and a run that is interrupted loses nothing. One run writes at a time; a second one waits.",
     )
     p.add_argument("paths", nargs="*", metavar="PATH", help="a file or folder of your own guidance to add")
     p.add_argument("--remove", action="append", default=[], metavar="PATH", help="stop indexing a path added earlier")
@@ -28,12 +30,16 @@ def _say(message: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from knowledge.index.paths import read_paths
     from knowledge.index.service import build_index, indexed_paths, remove_path
     from knowledge.settings import Settings
 
     settings = Settings.load()
     if args.list:
-        for path in indexed_paths(settings):
+        paths, warning = read_paths(settings.data_dir, settings.index_dir)
+        if warning:
+            print(f"warning: {warning}", file=sys.stderr)
+        for path in paths:
             print(path)
         return 0
     if args.remove and args.paths:
@@ -55,9 +61,11 @@ def run(args: argparse.Namespace) -> int:
                 "documents": report.documents,
                 "chunks": report.chunks,
                 "embedded": report.embedded,
+                "copied": report.copied,
                 "unchanged": report.unchanged,
                 "removed": report.removed,
                 "rebuilt": report.rebuilt,
+                "generation": report.generation,
                 "seconds": round(report.seconds, 2),
                 "location": report.location,
                 "paths": indexed_paths(settings),

@@ -11,10 +11,10 @@ import argparse
 
 from tools.domain import Billing, Currency, RegionScope
 from tools.errors import InputError
-from tools.money import money
+from tools.messages import formatter, render, render_suggestion
 from tools.schemas import Recommendation, RecommendRequest, VramRequest
 from ui.commands.cost import add_flag, add_time_args, has_model, positive_float, positive_int, settings_and_catalog, workload
-from ui.output import format_table, print_json
+from ui.output import add_lang_arg, format_table, label, print_json, resolve_lang
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -42,6 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_flag(p, "--gpu", metavar="NAME", help="only this GPU model")
     p.add_argument("--top", type=positive_int, default=5, metavar="K", help="options to show (default 5)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_lang_arg(p)
     p.set_defaults(func=run)
 
 
@@ -79,69 +80,65 @@ def run(args: argparse.Namespace) -> int:
     from tools.recommend import recommend
 
     settings, catalog = settings_and_catalog()
+    lang = resolve_lang(args, settings)
     model, request = build_request(args, catalog)
     result = recommend(catalog, model, request, settings.exchange_rate)
     if args.json:
-        print_json(result)
+        print_json(result, lang=lang)
     else:
-        print(render(result))
+        print(render_recommendation(result, lang))
     return 0
 
 
-def render(rec: Recommendation) -> str:
-    cur = rec.currency
+def render_recommendation(rec: Recommendation, lang: str = "en") -> str:
+    f = formatter(lang)
+    cur = rec.currency.value
     out = []
     if rec.vram is not None:
-        out.append(f"Workload: {rec.vram.model}, {rec.vram.mode.value}, {rec.vram.precision.value}: "
-                   f"{rec.vram.per_gpu_gib:.1f} GiB on one GPU")
+        out.append(label("workload", lang, model=rec.vram.model, mode=f.term("mode", rec.vram.mode),
+                         precision=rec.vram.precision.value, gib=f.gib(rec.vram.per_gpu_gib)))
     if rec.options:
         rows = []
         for n, o in enumerate(rec.options, 1):
             shape = f"{o.nodes}×{o.gpu_count:g}×{o.gpu}" if o.nodes > 1 else f"{o.gpu_count:g}×{o.gpu}"
+            priced = o.price_per_hour is not None
             rows.append([
                 n,
                 f"{o.provider}/{o.instance}",
                 o.region,
                 shape,
                 f"{o.per_gpu_gib:.1f}/{o.gpu_usable_gib:.1f}",
-                money(o.price_per_hour, cur),
-                money(o.monthly_cost, cur),
-                money(o.job_cost, cur) if o.job_cost is not None else ("" if o.job_hours is None else "unknown"),
-                _grade(o),
-                o.price_as_of or ("date unknown" if o.price_per_hour is not None else ""),
+                f.money(o.price_per_hour, cur, table=True),
+                f.money(o.monthly_cost, cur, table=True),
+                f.money(o.job_cost, cur, table=True) if o.job_cost is not None else ("" if o.job_hours is None else f.money(None, cur)),
+                _grade(o, lang),
+                o.price_as_of or (f.as_of(None) if priced else ""),
             ])
-        out.append(format_table(
-            ["#", "instance", "region", "GPUs", "GiB/GPU need/usable", "per hour", "per month", "job", "price", "as of"],
-            rows,
-        ))
+        headers = [label(k, lang) for k in ("rank", "instance", "region", "gpus", "need_usable", "per_hour", "per_month",
+                                             "job", "price", "as_of")]
+        out.append(format_table(headers, rows))
         for n, o in enumerate(rec.options, 1):
             out.append(f"{n}. {o.provider}/{o.instance}")
-            out.extend(f"   - {r}" for r in o.reasons)
-            out.extend(f"   ! {w}" for w in o.warnings)
+            out.extend(f"   - {render(r, lang, surface='cli')}" for r in o.reasons)
+            out.extend(f"   ! {render(w, lang, surface='cli')}" for w in o.warnings)
     else:
-        out.append("No instance in the catalog fits this request.")
+        out.append(label("nothing_fits", lang))
     if rec.rejected:
-        out.append("")
-        out.append("Near-misses:")
+        out += ["", label("near_misses", lang)]
         out.append(format_table(
-            ["instance", "GPUs", "why not"],
-            [[f"{r.provider}/{r.instance}", f"{r.gpu_count:g}×{r.gpu}", r.reason] for r in rec.rejected],
+            [label("instance", lang), label("gpus", lang), label("why_not", lang)],
+            [[f"{r.provider}/{r.instance}", f"{r.gpu_count:g}×{r.gpu}", render(r.reason, lang, surface="cli")]
+             for r in rec.rejected],
         ))
     if rec.suggestions:
-        out.append("")
-        out.append("What would work:")
-        out.extend(f"- {s}" for s in rec.suggestions)
+        out += ["", label("would_work", lang)]
+        out.extend(f"- {render_suggestion(s, lang, surface='cli')}" for s in rec.suggestions)
     out.append("")
-    out.extend(f"- {a}" for a in rec.assumptions)
+    out.extend(f"- {render(a, lang, surface='cli')}" for a in rec.assumptions)
     return "\n".join(out)
 
 
-def _grade(o) -> str:
+def _grade(o, lang: str) -> str:
     if o.price_grade is None:
-        return "unknown"
-    return {
-        "official list price": "official",
-        "user-supplied": "user",
-        "third-party report": "3rd-party",
-        "marketplace sample (changes hourly)": "marketplace",
-    }.get(o.price_grade.value, o.price_grade.value)
+        return label("unknown", lang)
+    return label(f"grade_short.{o.price_grade.value}", lang)

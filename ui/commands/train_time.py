@@ -7,11 +7,12 @@ import math
 
 from tools.domain import Checkpointing, Mode, Precision
 from tools.errors import InputError
+from tools.messages import render
 from tools.schemas import TrainTimeRequest
 from tools.train_time import estimate_train_time
 from ui.commands._workload import positive_int, add_model_args, model_from_args, parse_params
 from ui.commands.vram import load_catalog_or_none
-from ui.output import format_table, print_json
+from ui.output import add_lang_arg, format_table, label, print_json, resolve_lang
 
 
 def _positive_float(text: str) -> float:
@@ -51,6 +52,7 @@ def register(subparsers) -> None:
     parser.add_argument("--mfu", type=_positive_float, default=None, help="model FLOPs utilisation 0-1 (default per GPU class)")
     parser.add_argument("--deadline-hours", type=_positive_float, default=None, help="also report GPUs needed to finish in time")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    add_lang_arg(parser)
     parser.set_defaults(func=run)
 
 
@@ -75,24 +77,25 @@ def run(args: argparse.Namespace) -> int:
         deadline_hours=args.deadline_hours,
     )
     est = estimate_train_time(model, gpu, request)
+    lang = resolve_lang(args)
     if args.json:
-        print_json(est)
+        print_json(est, lang=lang)
         return 0
     rows = [
-        ("model", model.name),
-        ("GPUs", f"{est.gpus} × {gpu.key}"),
-        ("FLOPs", f"{est.flops:.3e}"),
-        ("dense peak per GPU", f"{est.peak_tflops_per_gpu:,.1f} TFLOPS"),
-        ("MFU", f"{est.mfu:.2f}"),
-        ("hours", f"{est.hours:,.1f}"),
-        ("days", f"{est.days:,.2f}"),
-        ("GPU-hours", f"{est.gpu_hours:,.0f}"),
+        (label("model", lang), model.name),
+        (label("gpus", lang), f"{est.gpus} × {gpu.key}"),
+        (label("flops", lang), f"{est.flops:.3e}"),
+        (label("peak", lang), f"{est.peak_tflops_per_gpu:,.1f} TFLOPS"),
+        (label("mfu", lang), f"{est.mfu:.2f}"),
+        (label("hours", lang), f"{est.hours:,.1f}"),
+        (label("days", lang), f"{est.days:,.2f}"),
+        (label("gpu_hours", lang), f"{est.gpu_hours:,.0f}"),
     ]
     if est.gpus_for_deadline is not None:
-        rows.append((f"GPUs for {args.deadline_hours:g} h", f"{est.gpus_for_deadline:,}"))
-    print(format_table(["", "value"], rows))
+        rows.append((label("gpus_for", lang, hours=f"{args.deadline_hours:g}"), f"{est.gpus_for_deadline:,}"))
+    print(format_table(["", label("value", lang)], rows))
     print()
-    print("Assumptions:")
+    print(label("assumptions", lang))
     for a in est.assumptions:
-        print(f"  - {a}")
+        print(f"  - {render(a, lang, surface='cli')}")
     return 0

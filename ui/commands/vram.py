@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 
 from tools.catalog import Catalog
+from tools.messages import formatter, render, render_component
 from tools.vram import estimate_vram
 from ui.commands._workload import add_workload_args, workload_from_args
-from ui.output import format_table, print_json
+from ui.output import add_lang_arg, format_table, label, print_json, resolve_lang
 
 # GPUs the table shows by default (catalog keys; missing ones are skipped).
 COMMON_GPUS = (
@@ -26,6 +27,7 @@ def register(subparsers) -> None:
     parser.add_argument("--gpu", action="append", default=None, metavar="NAME",
                         help="check the fit on this GPU only (repeatable; default: every catalog GPU)")
     parser.add_argument("--json", action="store_true", help="machine-readable output (GiB, unknown = null)")
+    add_lang_arg(parser)
     parser.set_defaults(func=run)
 
 
@@ -42,6 +44,7 @@ def load_catalog_or_none() -> Catalog | None:
 
 def run(args: argparse.Namespace) -> int:
     catalog = load_catalog_or_none()
+    lang = resolve_lang(args)
     model, request = workload_from_args(args, catalog)
     if args.gpu:
         gpus = [catalog.gpu(name) for name in args.gpu] if catalog else []
@@ -49,26 +52,32 @@ def run(args: argparse.Namespace) -> int:
         gpus = sorted(catalog.gpus.values(), key=lambda g: (g.usable_memory_gib, g.key)) if catalog else []
     est = estimate_vram(model, request, gpus)
     if args.json:
-        print_json(est)  # `fits` covers every catalog GPU (or the --gpu ones)
+        print_json(est, lang=lang)  # `fits` covers every catalog GPU (or the --gpu ones)
         return 0
     if not args.gpu:  # the table shows the GPUs people rent most; --json lists all
         est = est.model_copy(update={"fit_details": [f for f in est.fit_details if f.gpu in COMMON_GPUS]})
-    print(f"{model.name} — {est.mode.value}, {est.precision.value}, {est.gpus} GPU(s)")
-    rows = [(name, f"{gib:,.2f}") for name, gib in est.breakdown_gib.items()]
-    rows.append(("total per GPU", f"{est.per_gpu_gib:,.2f}"))
-    if est.gpus > 1:
-        rows.append((f"total over {est.gpus} GPUs", f"{est.total_gib:,.2f}"))
-    print(format_table(["component", "GiB per GPU"], rows))
-    if est.fit_details:
-        print()
-        fit_rows = [
-            (f.gpu, f"{f.usable_gib:,.1f}", "yes" if f.fits else "no", f"{f.headroom_gib:+,.1f}")
-            for f in est.fit_details
-        ]
-        print(format_table(["GPU", "usable GiB", "fits", "headroom GiB"], fit_rows))
-    print()
-    print("Assumptions:")
-    for a in est.assumptions:
-        print(f"  - {a}")
-    print(f"Formula: {est.formula}")
+    print(render_table(model.name, est, lang))
     return 0
+
+
+def render_table(model_name: str, est, lang: str = "en") -> str:
+    f = formatter(lang)
+    out = [label("vram_head", lang, model=model_name, mode=f.term("mode", est.mode), precision=est.precision.value,
+                 gpus=est.gpus)]
+    rows = [(render_component(p.component, p.precision, lang), f"{p.gib:,.2f}") for p in est.breakdown]
+    rows.append((label("total_per_gpu", lang), f"{est.per_gpu_gib:,.2f}"))
+    if est.gpus > 1:
+        rows.append((label("total_over", lang, gpus=est.gpus), f"{est.total_gib:,.2f}"))
+    out.append(format_table([label("component", lang), label("gib_per_gpu", lang)], rows))
+    if est.fit_details:
+        fit_rows = [
+            (d.gpu, f"{d.usable_gib:,.1f}", label("yes" if d.fits else "no", lang), f"{d.headroom_gib:+,.1f}")
+            for d in est.fit_details
+        ]
+        out += ["", format_table([label("gpu", lang), label("usable_gib", lang), label("fits", lang),
+                                  label("headroom_gib", lang)], fit_rows)]
+    out += ["", label("assumptions", lang)]
+    out += [f"  - {render(a, lang, surface='cli')}" for a in est.assumptions]
+    sep = "；" if lang == "zh" else "; "
+    out.append(f"{label('formula', lang)} {sep.join(render(n, lang, surface='cli') for n in est.formula)}")
+    return "\n".join(out)

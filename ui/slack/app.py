@@ -24,7 +24,7 @@ from slack_bolt.authorization import AuthorizeResult
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from assistant.understanding import language_of
+from assistant.understand import language_of
 from tools.errors import AdvisorError
 from ui.slack import blocks as bk
 from ui.slack.dedupe import Deduper, event_keys
@@ -301,5 +301,6 @@ def create_app(
         bot.on_command(ack, command, client, respond)
 
     app.advisor = bot  # for tests and embedding
+    app.signing_secret = None if socket_mode else signing_secret  # `server.asgi_app` checks signatures before parsing
     app.token_check = check
     return app

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from assistant.answer import Answer
+from tools.messages import formatter
 
 MAX_BLOCKS = 50
 MAX_SECTION_CHARS = 3000
@@ -39,6 +40,9 @@ TEXT = {
         "asked": "Asked by <@{user}>: {question}",
         "truncated": "_(answer shortened to fit Slack; ask `gpu-advisor ask` or the web app for the full text)_",
         "brain": "brain: {brain}",
+        "memory_of": "{need} of {usable} GiB",
+        "nodes": " ({nodes} nodes)",
+        "grade_unknown": "grade unknown",
     },
     "zh": {
         "thinking": "_思考中…_ :hourglass_flowing_sand:",
@@ -56,6 +60,9 @@ TEXT = {
         "asked": "<@{user}> 提问：{question}",
         "truncated": "_（回答较长已截断；完整内容请用 `gpu-advisor ask` 或网页版）_",
         "brain": "大脑：{brain}",
+        "memory_of": "需要 {need} GiB，可用 {usable} GiB",
+        "nodes": "（{nodes} 台）",
+        "grade_unknown": "价格来源未知",
     },
 }
 
@@ -245,21 +252,23 @@ def recommendation_fields(answer: Answer) -> dict[str, Any] | None:
     if not top:
         return None
     t = text_for(answer.language)
+    f = formatter(answer.language)
     cur = top.get("currency")
     count = top.get("total_gpus") or top.get("gpu_count")
     nodes = top.get("nodes") or 1
     fields = [
-        _field(t["gpus"], f"{_num(count)}× {top.get('gpu')}" + (f" ({nodes} nodes)" if nodes > 1 else "")),
-        _field(t["memory"], f"{_num(top.get('per_gpu_gib'))} of {_num(top.get('gpu_usable_gib'))} GiB"),
+        _field(t["gpus"], f"{_num(count)}× {top.get('gpu')}" + (t["nodes"].format(nodes=nodes) if nodes > 1 else "")),
+        _field(t["memory"], t["memory_of"].format(need=_num(top.get("per_gpu_gib")), usable=_num(top.get("gpu_usable_gib")))),
         _field(t["hour"], _money(top.get("price_per_hour"), cur)),
         _field(t["month"], _money(top.get("monthly_cost"), cur)),
     ]
     if top.get("job_cost") is not None:
         fields.append(_field(t["job"], _money(top.get("job_cost"), cur)))
+    grade = f.term("grade", top["price_grade"]) if top.get("price_grade") else t["grade_unknown"]
     fields += [
-        _field(t["billing"], str(top.get("billing"))),
+        _field(t["billing"], f.term("billing", top.get("billing"))),
         _field(t["region"], str(top.get("region"))),
-        _field(t["price"], f"{top.get('price_grade') or 'grade unknown'}, {top.get('price_age') or top.get('price_as_of') or 'date unknown'}"),
+        _field(t["price"], ("，" if answer.language == "zh" else ", ").join([grade, f.as_of(top.get("price_as_of"))])),
     ]
     title = f"*{escape(t['top'])}: {escape(str(top.get('provider')))} / {escape(str(top.get('instance')))}*"
     return {"type": "section", "text": {"type": "mrkdwn", "text": title}, "fields": fields[:MAX_FIELDS]}

@@ -20,7 +20,7 @@ import gradio as gr
 from knowledge.settings import Settings
 from ui.web import render
 from ui.web.handlers import WebApp, brain_choices
-from ui.web.session import BILLING_LABELS, CURRENCY_LABELS, REGION_LABELS, AdvisorFactory
+from ui.web.session import BILLING_LABELS, CURRENCY_LABELS, LANGUAGE_LABELS, REGION_LABELS, AdvisorFactory
 
 TITLE = "GPU Advisor"
 CONCURRENCY = 4  # answers computed at once; the rest wait in Gradio's queue
@@ -129,6 +129,7 @@ def build_app(
                     currency = gr.Dropdown(CURRENCY_LABELS, value=prefs.currency, label="Currency")
                     region = gr.Dropdown(REGION_LABELS, value=prefs.region, label="Region")
                     billing = gr.Dropdown(BILLING_LABELS, value=prefs.billing, label="Billing")
+                    language = gr.Dropdown(LANGUAGE_LABELS, value=prefs.language, label="Answer language")
                     settings_note = gr.Markdown("_Changes apply from the next question._", label="status")
                 with gr.Accordion("Feedback", open=False, elem_id="ga-feedback"):
                     gr.Markdown("Rate answers with 👍/👎 in the chat; add a comment about the last answer here.")
@@ -160,12 +161,12 @@ def build_app(
             concurrency_id="advisor",
         )
         gr.on(
-            triggers=[brain.change, currency.change, region.change, billing.change],
+            triggers=[brain.change, currency.change, region.change, billing.change, language.change],
             fn=web.apply_settings,
-            inputs=[brain, currency, region, billing, session],
+            inputs=[brain, currency, region, billing, language, session],
             outputs=[settings_note, session],
             api_name="settings",
-            api_description="Session settings: brain, currency (auto|CNY|USD), region (any|cn|intl), billing.",
+            api_description="Session settings: brain, currency (auto|CNY|USD), region (any|cn|intl), billing, language (auto|en|zh).",
             queue=False,
         )
         new_chat.click(

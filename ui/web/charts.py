@@ -85,7 +85,7 @@ def memory_chart(options: list[dict[str, Any]], language: str = "en") -> str:
         need_w = plot_w * min(need, scale_max) / scale_max
         body.append(
             f'<text x="0" y="{y + 12}" font-size="12" fill="currentColor">{_esc(_label(o))}</text>'
-            f'<text x="0" y="{y + 25}" font-size="10" fill="#6b7280">{_esc(gpu_text(o))}</text>'
+            f'<text x="0" y="{y + 25}" font-size="10" fill="#6b7280">{_esc(gpu_text(o, language))}</text>'
             f'<rect x="{LABEL_W}" y="{y + 2}" width="{usable_w:.1f}" height="{BAR_H}" rx="3" fill="{USABLE}"/>'
             f'<rect x="{LABEL_W}" y="{y + 2}" width="{need_w:.1f}" height="{BAR_H}" rx="3" fill="{NEED}"/>'
             f'<text x="{WIDTH - VALUE_W + 8}" y="{y + 15}" font-size="12" fill="currentColor">'

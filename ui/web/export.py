@@ -11,32 +11,51 @@ import re
 from pathlib import Path
 
 from assistant.answer import Answer
-from ui.web.render import citation_line, gpu_text, money, num, options_table
+from tools.messages import formatter
+from ui.web.render import citation_line, gpu_text, money, note_texts, num, options_table
 
 TITLES = {
     "en": ("GPU Advisor recommendation", "Question", "Answer", "Options", "Top option", "Sources", "Generated"),
     "zh": ("GPU Advisor 推荐", "问题", "回答", "候选配置", "首选", "参考资料", "生成时间"),
 }
+FACTS = {
+    "en": {
+        "memory": "memory per GPU: {need} GiB needed of {usable} GiB usable (headroom {headroom} GiB)",
+        "price": "price: {hour}/hour, {month}/month ({billing}; {grade}; {age})",
+        "source": "price source: {source}", "brain": "brain", "grade_unknown": "grade unknown",
+    },
+    "zh": {
+        "memory": "每卡显存：需要 {need} GiB，可用 {usable} GiB（余量 {headroom} GiB）",
+        "price": "价格：每小时 {hour}，每月 {month}（{billing}；{grade}；{age}）",
+        "source": "价格来源：{source}", "brain": "大脑", "grade_unknown": "价格来源未知",
+    },
+}
 
 
 def recommendation_markdown(answer: Answer, question: str, now: dt.datetime | None = None) -> str:
-    title, q_h, a_h, opt_h, top_h, src_h, gen = TITLES.get(answer.language, TITLES["en"])
+    lang = answer.language if answer.language in TITLES else "en"
+    title, q_h, a_h, opt_h, top_h, src_h, gen = TITLES[lang]
+    t, f = FACTS[lang], formatter(lang)
     when = (now or dt.datetime.now(dt.timezone.utc)).isoformat(timespec="seconds")
-    parts = [f"# {title}", f"_{gen}: {when} · brain: {answer.brain}_", f"## {q_h}", _quote(question), f"## {a_h}", answer.answer]
+    parts = [f"# {title}", f"_{gen}: {when} · {t['brain']}: {answer.brain}_", f"## {q_h}", _quote(question), f"## {a_h}",
+             answer.answer]
     top = answer.recommendation
     if top:
         cur = top.get("currency")
+        sep = "：" if lang == "zh" else ": "
+        grade = f.term("grade", top["price_grade"]) if top.get("price_grade") else t["grade_unknown"]
         facts = [
-            f"- **{top.get('provider')}/{top.get('instance')}** ({top.get('region')}): {gpu_text(top)}",
-            f"- memory per GPU: {num(top.get('per_gpu_gib'))} GiB needed of {num(top.get('gpu_usable_gib'))} GiB usable "
-            f"(headroom {num(top.get('headroom_gib'))} GiB)",
-            f"- price: {money(top.get('price_per_hour'), cur)}/hour, {money(top.get('monthly_cost'), cur)}/month "
-            f"({top.get('billing')}; {top.get('price_grade') or 'grade unknown'}; {top.get('price_age') or top.get('price_as_of') or 'date unknown'})",
+            f"- **{top.get('provider')}/{top.get('instance')}** ({top.get('region')}){sep}{gpu_text(top, lang)}",
+            "- " + t["memory"].format(need=num(top.get("per_gpu_gib")), usable=num(top.get("gpu_usable_gib")),
+                                      headroom=num(top.get("headroom_gib"))),
+            "- " + t["price"].format(hour=money(top.get("price_per_hour"), cur), month=money(top.get("monthly_cost"), cur),
+                                     billing=f.term("billing", top.get("billing")), grade=grade,
+                                     age=f.as_of(top.get("price_as_of"))),
         ]
         if top.get("price_source"):
-            facts.append(f"- price source: {top['price_source']}")
-        facts += [f"- {r}" for r in top.get("reasons") or []]
-        facts += [f"- ⚠ {w}" for w in top.get("warnings") or []]
+            facts.append("- " + t["source"].format(source=top["price_source"]))
+        facts += [f"- {r}" for r in note_texts(top.get("reasons"), lang)]
+        facts += [f"- ⚠ {w}" for w in note_texts(top.get("warnings"), lang)]
         parts += [f"## {top_h}", "\n".join(facts)]
     table = options_table(answer)
     if table:

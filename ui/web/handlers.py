@@ -25,7 +25,7 @@ from ui.web import render
 from ui.web.charts import cost_chart, memory_chart
 from ui.web.export import write_export
 from ui.web.feedback import FeedbackLog, FeedbackRecord, clip, top_option_ref
-from ui.web.session import BILLING_CHOICES, CURRENCY_CHOICES, REGION_CHOICES, AdvisorFactory, Preferences, Session
+from ui.web.session import BILLING_CHOICES, CURRENCY_CHOICES, LANGUAGE_CHOICES, REGION_CHOICES, AdvisorFactory, Preferences, Session
 
 log = logging.getLogger("gpu_advisor.web")
 
@@ -58,11 +58,12 @@ def default_preferences(settings: Settings) -> Preferences:
         currency=settings.currency.value if settings.currency else "auto",
         region=settings.region.value,
         billing="auto",
+        language=settings.lang if settings.lang in ("en", "zh") else "auto",
     )
 
 
 def _language(text: str) -> str:
-    from assistant.understanding import language_of
+    from assistant.understand import language_of
 
     return language_of(text)
 
@@ -178,19 +179,22 @@ class WebApp:
             raise gr.Error(holder["error"].removeprefix("⚠️ "))
         return holder["answer"].answer, session
 
-    def apply_settings(self, brain: str, currency: str, region: str, billing: str, session: Session | None):
+    def apply_settings(self, brain: str, currency: str, region: str, billing: str, language: str = "auto",
+                       session: Session | None = None):
         session = self.session(session)
         choices = brain_choices(self.settings)
+        language = language or "auto"
         for name, value, allowed in (
             ("brain", brain, choices),
             ("currency", currency, CURRENCY_CHOICES),
             ("region", region, REGION_CHOICES),
             ("billing", billing, BILLING_CHOICES),
+            ("language", language, LANGUAGE_CHOICES),
         ):
             if value not in allowed:
                 raise gr.Error(f"{name} must be one of {', '.join(allowed)} (got {value!r}).")
-        session.prefs = Preferences(brain=brain, currency=currency, region=region, billing=billing)
-        text = f"brain {brain}, currency {currency}, region {region}, billing {billing}"
+        session.prefs = Preferences(brain=brain, currency=currency, region=region, billing=billing, language=language)
+        text = f"brain {brain}, currency {currency}, region {region}, billing {billing}, language {language}"
         return SETTINGS_NOTE.format(text=text), session
 
     def reset(self, session: Session | None):

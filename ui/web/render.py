@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from assistant.answer import Answer, Citation, ToolCallRecord
+from tools.messages import formatter, render
 
 PANEL_ROWS = 6  # options shown in the side panel and charts; the export and the answer list them all
 PREVIEW_CHARS = 280  # passage preview under a citation: enough to judge relevance
@@ -127,7 +128,7 @@ def tool_summary(call: ToolCallRecord) -> str:
         if name == "estimate_cost":
             return (
                 f"{r.get('provider')}/{r.get('instance')}: {money(r.get('total'), r.get('currency'))} "
-                f"for {num(r.get('hours'))} h {r.get('billing')} ({r.get('price_age', 'date unknown')})"
+                f"for {num(r.get('hours'))} h {r.get('billing')} ({formatter('en').as_of(r.get('price_as_of'))})"
             )
         if name == "recommend_config":
             options, rejected = r.get("options") or [], r.get("rejected") or []
@@ -244,11 +245,18 @@ def option_cost(option: dict[str, Any], period: str) -> float | None:
     return option.get(key)
 
 
-def gpu_text(option: dict[str, Any]) -> str:
+def gpu_text(option: dict[str, Any], language: str = "en") -> str:
     count = option.get("total_gpus") or option.get("gpu_count")
     nodes = option.get("nodes") or 1
     text = f"{num(count)}× {option.get('gpu')}"
-    return text + (f" ({nodes} nodes)" if nodes > 1 else "")
+    if nodes <= 1:
+        return text
+    return text + (f"（{nodes} 台）" if language == "zh" else f" ({nodes} nodes)")
+
+
+def note_texts(notes: list[Any] | None, language: str) -> list[str]:
+    """Notes as the recommender returned them (JSON `{code, params}`), in the answer's language."""
+    return [render(n, language) for n in notes or [] if isinstance(n, dict) and "code" in n]
 
 
 def options_table(answer: Answer, compact: bool = False) -> str:
@@ -271,17 +279,19 @@ def options_table(answer: Answer, compact: bool = False) -> str:
         headers = [lab["rank"], lab["provider"], lab["instance"], lab["gpu"], lab["region"], lab["memory"]]
         headers += [lab[c] for c in cost_cols] + [lab["billing"], lab["as_of"]]
     rows = []
+    f = formatter(answer.language)
     for n, o in enumerate(options, 1):
         cur = o.get("currency")
         costs = [money(option_cost(o, c), cur) for c in cost_cols]
         memory = f"{num(o.get('per_gpu_gib'))} / {num(o.get('gpu_usable_gib'))}" + ("" if compact else " GiB")
-        as_of = cell(o.get("price_as_of") or "date unknown")
+        as_of = cell(o.get("price_as_of") or f.as_of(None))
+        gpus = cell(gpu_text(o, answer.language))
         if compact:
-            rows.append([str(n), cell(f"{o.get('provider')} · {o.get('instance')}"), cell(gpu_text(o)), memory, *costs, as_of])
+            rows.append([str(n), cell(f"{o.get('provider')} · {o.get('instance')}"), gpus, memory, *costs, as_of])
         else:
             rows.append([
-                str(n), cell(o.get("provider")), cell(o.get("instance")), cell(gpu_text(o)), cell(o.get("region")),
-                memory, *costs, cell(o.get("billing")), as_of,
+                str(n), cell(o.get("provider")), cell(o.get("instance")), gpus, cell(o.get("region")),
+                memory, *costs, cell(f.term("billing", o.get("billing"))), as_of,
             ])
     lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
@@ -295,8 +305,8 @@ def recommendation_panel(answer: Answer | None) -> str:
         return f"_{labels(lang)['no_options']}_"
     parts = [options_table(answer, compact=True), _caption(answer)]
     top = answer.recommendation or answer.options[0]
-    reasons = [cell(r) for r in (top.get("reasons") or [])][:4]
-    warnings = [cell(w) for w in (top.get("warnings") or [])][:3]
+    reasons = [cell(r) for r in note_texts(top.get("reasons"), answer.language)][:4]
+    warnings = [cell(w) for w in note_texts(top.get("warnings"), answer.language)][:3]
     if reasons:
         parts.append("\n".join(f"- {r}" for r in reasons))
     if warnings:
@@ -307,7 +317,8 @@ def recommendation_panel(answer: Answer | None) -> str:
 def _caption(answer: Answer) -> str:
     lab = labels(answer.language)
     shown = answer.options[:PANEL_ROWS]
-    billing = ", ".join(sorted({str(o.get("billing")) for o in shown}))
+    f = formatter(answer.language)
+    billing = ("、" if answer.language == "zh" else ", ").join(sorted({f.term("billing", o.get("billing")) for o in shown}))
     regions = " / ".join(dict.fromkeys(str(o.get("region")) for o in shown))  # region names may contain commas
     text = f"{lab['billing']}: {cell(billing)} · {lab['region']}: {cell(regions)}"
     more = len(answer.options) - len(shown)

@@ -1,19 +1,14 @@
 """One browser (or one API client) session: its Advisor, its panel settings, its last answer.
 
-The settings panel reaches the Advisor the honest way, through the words of
-the question: when the user changes currency, region or billing, the next
-question gets a short clause such as "(preferences: CNY, China mainland,
-spot)" — words the advisor's own fact reader understands, and which later
-turns override just as if the user had typed them. The Advisor keeps what was
-said for the rest of the conversation, so the clause is sent once per change,
-and not for a dimension the question already speaks about (the user's own
-words win). The brain is a constructor argument: switching it builds a new
-Advisor that keeps the conversation so far.
+The settings panel reaches the Advisor as typed values (`Advisor.set_preferences`), never as
+words in the question: a change is applied just before the next question, the most recently
+stated value wins whether it was typed or set, and 'auto' hands a dimension back to the
+question. The page shows a short note of what changed. The brain is a constructor argument:
+switching it builds a new Advisor that keeps the conversation so far.
 """
 
 from __future__ import annotations
 
-import re
 import threading
 import uuid
 from typing import Callable
@@ -21,7 +16,7 @@ from typing import Callable
 from pydantic import BaseModel, ConfigDict
 
 from assistant.answer import Answer
-from assistant.understanding import BILLING_WORDS, CURRENCY_WORDS, REGION_WORDS, language_of
+from assistant.understand import language_of
 
 AUTO = "auto"
 
@@ -30,24 +25,23 @@ CURRENCY_LABELS = [("From the question", AUTO), ("CNY ¥", "CNY"), ("USD $", "US
 REGION_LABELS = [("Any region", "any"), ("Mainland China (cn)", "cn"), ("Outside mainland China (intl)", "intl")]
 BILLING_LABELS = [("As the advisor sees fit", AUTO), ("On-demand", "on_demand"), ("Spot / preemptible", "spot"),
                   ("Monthly subscription", "monthly"), ("Yearly / reserved", "yearly")]
+LANGUAGE_LABELS = [("Follow the question", AUTO), ("English", "en"), ("中文", "zh")]
 CURRENCY_CHOICES = [v for _, v in CURRENCY_LABELS]
 REGION_CHOICES = [v for _, v in REGION_LABELS]
 BILLING_CHOICES = [v for _, v in BILLING_LABELS]
+LANGUAGE_CHOICES = [v for _, v in LANGUAGE_LABELS]
 
-# words the advisor's fact reader maps back to the same value (assistant/understanding.py tables)
-CLAUSE_WORDS = {
-    "en": {
-        "currency": {"CNY": "CNY", "USD": "USD"},
-        "region": {"cn": "China mainland", "intl": "international", "any": "any region"},
-        "billing": {"on_demand": "on-demand", "spot": "spot", "monthly": "monthly subscription", "yearly": "yearly"},
-    },
-    "zh": {
-        "currency": {"CNY": "人民币", "USD": "美元"},
-        "region": {"cn": "国内", "intl": "海外", "any": "不限地区"},
-        "billing": {"on_demand": "按量", "spot": "竞价", "monthly": "包月", "yearly": "包年"},
-    },
+# how the page shows a settings change under the question (display only; the advisor gets typed values)
+NOTE_WORDS = {
+    "en": {"currency": {"CNY": "CNY", "USD": "USD", AUTO: "currency from the question"},
+           "region": {"cn": "China mainland", "intl": "outside mainland China", "any": "any region"},
+           "billing": {"on_demand": "on-demand", "spot": "spot", "monthly": "monthly", "yearly": "yearly", AUTO: "any billing"},
+           "language": {"en": "answers in English", "zh": "answers in Chinese", AUTO: "answer language from the question"}},
+    "zh": {"currency": {"CNY": "人民币", "USD": "美元", AUTO: "币种随问题"},
+           "region": {"cn": "国内", "intl": "海外", "any": "不限地区"},
+           "billing": {"on_demand": "按量", "spot": "竞价", "monthly": "包月", "yearly": "包年", AUTO: "不限计费"},
+           "language": {"en": "用英文回答", "zh": "用中文回答", AUTO: "语言随问题"}},
 }
-DIMENSION_WORDS = {"currency": CURRENCY_WORDS, "region": REGION_WORDS, "billing": BILLING_WORDS}
 
 
 class Preferences(BaseModel):
@@ -57,34 +51,26 @@ class Preferences(BaseModel):
     currency: str = AUTO
     region: str = "any"
     billing: str = AUTO
+    language: str = AUTO
 
 
-# What a fresh conversation already "knows": nothing said about currency or billing, any region.
-BASELINE = {"currency": AUTO, "region": "any", "billing": AUTO}
+# What a fresh conversation already "knows": nothing set about currency, billing or language, any region.
+BASELINE = {"currency": AUTO, "region": "any", "billing": AUTO, "language": AUTO}
+DIMENSIONS = ("currency", "region", "billing", "language")
 
 
-def mentions(text: str, dimension: str) -> bool:
-    low = text.lower()
-    return any(re.search(w, low) for _, words in DIMENSION_WORDS[dimension] for w in words)
+def changes(prefs: Preferences, conveyed: dict[str, str]) -> dict[str, str]:
+    """The settings that differ from what the advisor already has."""
+    return {d: getattr(prefs, d) for d in DIMENSIONS if getattr(prefs, d) != conveyed.get(d)}
 
 
-def preference_clause(text: str, prefs: Preferences, conveyed: dict[str, str]) -> tuple[str, dict[str, str]]:
-    """The clause to append to `text` (may be ''), and the conveyed state after sending it."""
-    words = CLAUSE_WORDS[language_of(text)]
-    parts, after = [], dict(conveyed)
-    for dim in ("currency", "region", "billing"):
-        value = getattr(prefs, dim)
-        if value == conveyed.get(dim):
-            continue
-        after[dim] = value
-        if value == AUTO or mentions(text, dim):
-            continue  # nothing to say, or the question already says it
-        parts.append(words[dim][value])
-    if not parts:
-        return "", after
-    if language_of(text) == "zh":
-        return "（偏好：" + "，".join(parts) + "）", after
-    return " (preferences: " + ", ".join(parts) + ")", after
+def settings_note(changed: dict[str, str], lang: str) -> str:
+    """What the page shows under the question when settings changed ('' when nothing did)."""
+    if not changed:
+        return ""
+    words = NOTE_WORDS["zh" if lang == "zh" else "en"]
+    parts = [words[d].get(v, v) for d, v in changed.items()]
+    return ("（设置：" + "，".join(parts) + "）") if lang == "zh" else ("(settings: " + ", ".join(parts) + ")")
 
 
 AdvisorFactory = Callable[[str], object]  # brain spec -> an object with .ask(text) -> Answer, .history, .reset()
@@ -114,20 +100,28 @@ class Session:
             old = self.advisor
             self.advisor = self.factory(self.prefs.brain)
             self.brain = self.prefs.brain
-            if old is not None:
-                self.advisor.history = list(old.history)  # a new brain continues the same conversation
+            if old is not None:  # a new brain continues the same conversation
+                self.advisor.history = list(old.history)
+                if hasattr(old, "state"):
+                    self.advisor.state = old.state
         return self.advisor
 
     def prepare(self, text: str) -> tuple[str, str]:
-        """(the text sent to the advisor, the clause added) — without committing the conveyed state."""
-        clause, _ = preference_clause(text, self.prefs, self.conveyed)
-        return text + clause, clause
+        """(the text sent to the advisor, the note the page shows for changed settings) — nothing is committed."""
+        return text, settings_note(changes(self.prefs, self.conveyed), language_of(text))
 
     def ask(self, text: str) -> Answer:
         with self.lock:
-            clause, conveyed = preference_clause(text, self.prefs, self.conveyed)
-            answer = self._advisor().ask(text + clause)
-            self.conveyed = conveyed  # only once the advisor has heard it
+            advisor = self._advisor()
+            changed = changes(self.prefs, self.conveyed)
+            if changed and hasattr(advisor, "set_preferences"):
+                region = changed.get("region")
+                advisor.set_preferences(
+                    currency=changed.get("currency"), region=AUTO if region == "any" else region,
+                    billing=changed.get("billing"), lang=changed.get("language"),
+                )
+            answer = advisor.ask(text)
+            self.conveyed = {d: getattr(self.prefs, d) for d in DIMENSIONS}  # only once the advisor has heard it
             self.last_question, self.last_answer = text, answer
             self.turns += 1
             return answer

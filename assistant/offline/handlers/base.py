@@ -1,0 +1,165 @@
+"""What every frame handler shares: the plan type, the tool results of a turn, and the answer's common tail.
+
+A handler is two pure steps: `plan(ctx)` -> the tool calls (with the defaults it
+assumed), `compose(ctx, plan, results)` -> blocks. The tail every computing answer
+ends with — assumptions, caveats, the one question, sources — is built here once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+from assistant.offline.blocks import Bullets, Composition, Para, Sources
+from assistant.offline.context import TurnContext
+from assistant.offline.workload import Defaults
+from assistant.understand.slots import Frame
+from tools.notes import Note, NoteCode
+
+
+class AnswerCode(NoteCode):
+    assumptions = "answer.assumptions"
+    caveats = "answer.caveats"
+    sources = "answer.sources"
+    rejected = "answer.rejected"
+    alternatives = "answer.alternatives"
+    breakdown = "answer.breakdown"
+    part = "answer.part"
+    tool_error = "answer.tool_error"
+    from_guidance = "answer.from_guidance"
+    guidance_none = "answer.guidance_none"
+
+
+@dataclass
+class ToolCall:
+    name: str
+    args: dict[str, Any]
+    key: str = ""  # which result this is for the handler ("main", "alt", "guide" …)
+
+
+@dataclass
+class Plan:
+    calls: list[ToolCall] = field(default_factory=list)
+    defaults: Defaults = field(default_factory=Defaults)
+    data: dict[str, Any] = field(default_factory=dict)  # what compose needs to know about the plan
+
+    def call(self, name: str, key: str = "", **args: Any) -> None:
+        self.calls.append(ToolCall(name, args, key or name))
+
+
+@dataclass
+class Outcome:
+    name: str
+    key: str
+    args: dict[str, Any]
+    result: dict[str, Any]  # the JSON form
+    artifact: Any = None  # the typed result (pydantic model) when the tool returned one
+
+    @property
+    def error(self) -> str | None:
+        return self.result.get("error") if isinstance(self.result, dict) else None
+
+    @property
+    def error_note(self) -> Note | None:
+        note = self.result.get("error_note") if isinstance(self.result, dict) else None
+        return Note.model_validate(note) if isinstance(note, dict) else None
+
+    def typed(self, model: type[BaseModel]) -> Any:
+        if isinstance(self.artifact, model):
+            return self.artifact
+        if self.error:
+            return None
+        try:
+            return model.model_validate(self.result)
+        except Exception:  # a result of another shape (an older tool): the handler treats it as missing
+            return None
+
+
+@dataclass
+class Results:
+    outcomes: list[Outcome]
+
+    def get(self, key: str) -> Outcome | None:
+        return next((o for o in self.outcomes if o.key == key), None)
+
+    def all(self, name: str) -> list[Outcome]:
+        return [o for o in self.outcomes if o.name == name]
+
+    def passages(self) -> list[dict[str, Any]]:
+        seen: set[tuple[str, str]] = set()
+        out = []
+        for o in self.outcomes:
+            if o.name == "search_guidance" and not o.error:
+                for p in o.result.get("passages", []):
+                    k = (p["doc_id"], p["section"])
+                    if k not in seen:
+                        seen.add(k)
+                        out.append(p)
+        return out
+
+
+@dataclass
+class Cited:
+    """Passages in citation order; `[n]` markers index into it (1-based)."""
+
+    passages: list[dict[str, Any]] = field(default_factory=list)
+
+    def marker(self, passage: dict[str, Any]) -> int:
+        for n, p in enumerate(self.passages, 1):
+            if p["doc_id"] == passage["doc_id"] and p["section"] == passage["section"]:
+                return n
+        self.passages.append(passage)
+        return len(self.passages)
+
+    def block(self) -> Sources:
+        return Sources([(n, p["doc_id"], p["title"], p["section"]) for n, p in enumerate(self.passages, 1)])
+
+
+@dataclass
+class Env:
+    """What handlers may consult besides the turn: the catalog (display names), today (deadlines, price age)."""
+
+    catalog: Any
+    today: Any
+
+    def model_name(self, key: str | None) -> str:
+        m = self.catalog.models.get(key) if key else None
+        return m.name if m else (key or "")
+
+    def provider(self, key: str) -> Any:
+        return self.catalog.providers.get(key)
+
+
+class Handler(Protocol):
+    frame: Frame
+
+    def plan(self, ctx: TurnContext, env: Env) -> Plan: ...
+
+    def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition: ...
+
+
+def search(plan: Plan, query: str, lang: str, k: int = 2, key: str = "") -> None:
+    plan.call("search_guidance", key or f"guide{len(plan.calls)}", query=query, k=k, lang=lang)
+
+
+def tail(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, *, tool_notes: list[Note] = (),
+         caveats: list[Any] = (), max_caveat_passages: int = 2) -> list:
+    """Assumptions (the plan's, then the tools'), caveats (tool warnings + the best guidance sentence per topic), the question."""
+    from assistant.offline.guidance import best_sentence
+
+    blocks: list = []
+    assumptions = list(plan.defaults.assumptions) + [n for n in tool_notes if n not in plan.defaults.assumptions]
+    if assumptions:
+        blocks.append(Bullets(Note.of(AnswerCode.assumptions), assumptions[:7]))
+    items: list[Any] = list(caveats)
+    for p in results.passages()[:max_caveat_passages]:
+        sentence = best_sentence(p, ctx.question)
+        if sentence:
+            items.append(f"{sentence} [{cited.marker(p)}]")
+    if items:
+        blocks.append(Bullets(Note.of(AnswerCode.caveats), items[:6]))
+    if plan.defaults.question is not None:
+        blocks.append(Para([plan.defaults.question]))
+    return blocks

@@ -1,0 +1,298 @@
+"""Answers from the catalog: one record (spec), GPUs side by side (comparison), GPUs with a property (filter), costs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.offline.blocks import Bullets, Composition, Lead, Para, Table
+from assistant.offline.context import TurnContext
+from assistant.offline.handlers.base import AnswerCode, Cited, Env, Plan, Results, search, tail
+from assistant.offline.workload import AssumeCode
+from assistant.understand.slots import Frame
+from tools.messages.format import Formatter
+from tools.notes import Note, NoteCode
+
+
+class SpecCode(NoteCode):
+    gpu = "spec.gpu"
+    link_nvlink = "spec.link_nvlink"
+    link_pcie = "spec.link_pcie"
+    feature_yes = "spec.feature_yes"
+    feature_no = "spec.feature_no"
+    source = "spec.source"
+    export = "spec.export"
+    model = "spec.model"
+    instance = "spec.instance"
+    price = "spec.price"
+
+
+class CmpCode(NoteCode):
+    lead = "cmp.lead"
+    memory_more = "cmp.memory_more"
+    memory_same = "cmp.memory_same"
+    compute = "cmp.compute"
+    bandwidth = "cmp.bandwidth"
+    price = "cmp.price"
+    price_none = "cmp.price_none"
+    header_spec = "cmp.header_spec"
+    row_memory = "cmp.row_memory"
+    row_bandwidth = "cmp.row_bandwidth"
+    row_bf16 = "cmp.row_bf16"
+    row_fp8 = "cmp.row_fp8"
+    row_link = "cmp.row_link"
+    row_price = "cmp.row_price"
+    yes = "cmp.yes"
+    no = "cmp.no"
+
+
+class FilterCode(NoteCode):
+    lead = "filter.lead"
+    none = "filter.none"
+    what = "filter.what"
+
+
+class CostCode(NoteCode):
+    lead = "cost.lead"
+    unknown = "cost.unknown"
+    lines = "cost.lines"
+    line = "cost.line"
+
+
+FEATURE_FIELDS = {"fp8": "fp8_supported", "bf16": "bf16_supported", "nvlink": "nvlink"}
+
+
+def _link(r: dict[str, Any]) -> Note:
+    if r.get("nvlink"):
+        return Note.of(SpecCode.link_nvlink, gbps=r.get("nvlink_bandwidth_gbps"))
+    return Note.of(SpecCode.link_pcie)
+
+
+class SpecHandler:
+    frame = Frame.spec
+
+    def plan(self, ctx: TurnContext, env: Env) -> Plan:
+        plan = Plan()
+        if ctx.has("instance"):
+            plan.call("lookup_catalog", "spec", kind="instance", name=ctx.get("instance"))
+        elif ctx.gpu:
+            plan.call("lookup_catalog", "spec", kind="gpu", name=ctx.gpu)
+        elif ctx.has("model"):
+            plan.call("lookup_catalog", "spec", kind="model", name=ctx.get("model"))
+        elif ctx.has("providers"):
+            plan.call("lookup_catalog", "spec", kind="provider", name=ctx.get("providers")[0])
+        search(plan, ctx.question[:300] or "GPU specs", ctx.lang, k=2, key="guide")
+        return plan
+
+    def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
+        out = Composition()
+        spec = results.get("spec")
+        if spec is None:
+            from assistant.offline.handlers.talk import GuidanceHandler
+
+            return GuidanceHandler().compose(ctx, plan, results, cited, env)
+        if spec.error:
+            out.add(Para([spec.error_note or Note.of(AnswerCode.tool_error, error=spec.error)]))
+            return out
+        r = spec.result
+        kind = spec.args.get("kind")
+        if kind == "gpu":
+            lead: list = []
+            for feature in ctx.get("features") or []:
+                field = FEATURE_FIELDS.get(feature)
+                if field is not None:
+                    lead.append(Note.of(SpecCode.feature_yes if r.get(field) else SpecCode.feature_no, gpu=r["key"], feature=feature))
+            facts = Note.of(SpecCode.gpu, name=r["name"], architecture=r["architecture"], form_factor=r["form_factor"],
+                            memory_gb=r["memory_gb"], memory_type=r.get("memory_type"), usable_gib=r["usable_memory_gib"],
+                            bandwidth_gbps=r.get("memory_bandwidth_gbps"), bf16_tflops=r.get("bf16_tflops") or r.get("fp16_tflops"),
+                            fp8_tflops=r.get("fp8_tflops"), link=_link(r), tdp_w=r.get("tdp_w"))
+            out.add(Lead(lead + [facts]) if lead else Lead([facts]))
+            if r.get("export_note"):
+                out.add(Para([Note.of(SpecCode.export, note=r["export_note"])]))
+            out.add(Para([Note.of(SpecCode.source, source=r.get("source"))]))
+        elif kind == "model":
+            f = Formatter(ctx.lang)
+            out.add(Lead([Note.of(SpecCode.model, name=r["name"], params_text=f.big(r["params"]), layers=r.get("num_layers") or "?",
+                                  hidden=r.get("hidden_size") or "?", heads=r.get("num_attention_heads") or "?",
+                                  kv_heads=r.get("num_kv_heads") or r.get("num_attention_heads") or "?",
+                                  attention=str(r.get("attention", "")).upper(), context=r.get("max_context") or "?")]))
+            out.add(Para([Note.of(SpecCode.source, source=r.get("source"))]))
+        elif kind == "instance":
+            items = []
+            for inst in r.get("instances", [])[:3]:
+                prices = [Note.of(SpecCode.price, billing=p["billing"], amount=p["amount"], currency=p["currency"], per=p["per"])
+                          for p in inst.get("prices", [])]
+                link = "NVLink" if inst.get("nvlink") else ("InfiniBand" if inst.get("infiniband") else "PCIe")
+                items.append(Note.of(SpecCode.instance, provider=inst["provider"], instance=inst["instance"], region=inst["region"]["name"],
+                                     gpu_count=inst["gpu_count"], gpu=inst["gpu"], vcpus=inst.get("vcpus"), ram_gib=inst.get("ram_gib"),
+                                     link=link, prices=("; " if ctx.lang != "zh" else "；").join(_render_all(prices, ctx.lang))))
+            out.add(Lead(items[:1]))
+            if len(items) > 1:
+                out.add(Bullets(None, items[1:]))
+        else:
+            out.add(Lead([f"**{r.get('name')}**" + (f"（{r['name_zh']}）" if r.get("name_zh") else "")]))
+        out.add(*tail(ctx, plan, results, cited, max_caveat_passages=1))
+        return out
+
+
+def _render_all(notes: list[Note], lang: str) -> list[str]:
+    from tools.messages import render
+
+    return [render(n, lang) for n in notes]
+
+
+class ComparisonHandler:
+    frame = Frame.comparison
+
+    def plan(self, ctx: TurnContext, env: Env) -> Plan:
+        plan = Plan()
+        gpus = ctx.gpus
+        currency = ctx.answer_currency()
+        if len(gpus) >= 2:
+            plan.call("compare_gpus", "cmp", gpus=gpus[:4], currency=currency, region=ctx.get("region") or "any")
+        elif gpus:
+            plan.call("lookup_catalog", "spec", kind="gpu", name=gpus[0])
+        search(plan, ctx.question[:300] or "GPU comparison", ctx.lang, k=2, key="guide")
+        return plan
+
+    def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
+        cmp = results.get("cmp")
+        if cmp is None:
+            return SpecHandler().compose(ctx, plan, results, cited, env)
+        out = Composition()
+        if cmp.error:
+            out.add(Para([cmp.error_note or Note.of(AnswerCode.tool_error, error=cmp.error)]))
+            return out
+        gpus = cmp.result["gpus"]
+        a, b = gpus[0], gpus[1]
+        verdicts: list[Note] = []
+        if abs(a["memory_gb"] - b["memory_gb"]) < 0.5:
+            verdicts.append(Note.of(CmpCode.memory_same, gb=a["memory_gb"]))
+        else:
+            w, l = (a, b) if a["memory_gb"] > b["memory_gb"] else (b, a)
+            verdicts.append(Note.of(CmpCode.memory_more, winner=w["key"], winner_gb=w["memory_gb"], loser_gb=l["memory_gb"]))
+        if a.get("bf16_tflops") and b.get("bf16_tflops"):
+            w, l = (a, b) if a["bf16_tflops"] >= b["bf16_tflops"] else (b, a)
+            verdicts.append(Note.of(CmpCode.compute, winner=w["key"], ratio=round(w["bf16_tflops"] / l["bf16_tflops"], 1),
+                                    winner_tflops=w["bf16_tflops"], loser_tflops=l["bf16_tflops"]))
+        if a.get("memory_bandwidth_gbps") and b.get("memory_bandwidth_gbps"):
+            w, l = (a, b) if a["memory_bandwidth_gbps"] >= b["memory_bandwidth_gbps"] else (b, a)
+            verdicts.append(Note.of(CmpCode.bandwidth, ratio=round(w["memory_bandwidth_gbps"] / l["memory_bandwidth_gbps"], 1),
+                                    winner_gbps=w["memory_bandwidth_gbps"], loser_gbps=l["memory_bandwidth_gbps"]))
+        for g in (a, b):
+            c = g.get("cheapest")
+            verdicts.append(Note.of(CmpCode.price, gpu=g["key"], price_per_gpu_hour=c["price_per_gpu_hour"], currency=c["currency"], provider=c["provider"])
+                            if c else Note.of(CmpCode.price_none, gpu=g["key"]))
+        out.add(Lead([Note.of(CmpCode.lead, a=a["key"], b=b["key"], verdicts=verdicts)]))
+        f = Formatter(ctx.lang)
+        yes, no = Note.of(CmpCode.yes), Note.of(CmpCode.no)
+        rows = [
+            [Note.of(CmpCode.row_memory)] + [f"{f.g(g['memory_gb'])} GB ({f.gib(g['usable_gib'])})" for g in gpus],
+            [Note.of(CmpCode.row_bandwidth)] + [f.gbps(g["memory_bandwidth_gbps"]) if g.get("memory_bandwidth_gbps") else "?" for g in gpus],
+            [Note.of(CmpCode.row_bf16)] + [f.tflops(g["bf16_tflops"]) if g.get("bf16_tflops") else "?" for g in gpus],
+            [Note.of(CmpCode.row_fp8)] + [(f.tflops(g["fp8_tflops"]) if g.get("fp8_tflops") else yes) if g["fp8_supported"] else no for g in gpus],
+            [Note.of(CmpCode.row_link)] + [yes if g["nvlink"] else no for g in gpus],
+            [Note.of(CmpCode.row_price)] + [f.money(g["cheapest"]["price_per_gpu_hour"], g["cheapest"]["currency"], "hour") if g.get("cheapest") else "—" for g in gpus],
+        ]
+        out.add(Table([Note.of(CmpCode.header_spec)] + [g["key"] for g in gpus], rows))
+        out.add(*tail(ctx, plan, results, cited, max_caveat_passages=2))
+        return out
+
+
+class FilterHandler:
+    frame = Frame.catalog_filter
+
+    def plan(self, ctx: TurnContext, env: Env) -> Plan:
+        plan = Plan()
+        args: dict[str, Any] = {"features": ctx.get("features") or [], "currency": ctx.answer_currency(), "region": ctx.get("region") or "any"}
+        if ctx.has("min_memory_gb"):
+            args["min_memory_gb"] = float(ctx.get("min_memory_gb"))
+        elif ctx.has("available_gib"):
+            args["min_memory_gb"] = float(ctx.get("available_gib"))
+        plan.call("filter_catalog", "filter", **args)
+        search(plan, ctx.question[:300] or "GPU features", ctx.lang, k=2, key="guide")
+        return plan
+
+    def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
+        out = Composition()
+        res = results.get("filter")
+        if res is None or res.error:
+            out.add(Para([res.error_note or Note.of(AnswerCode.tool_error, error=res.error)] if res else []))
+            return out
+        r = res.result
+        what = Note.of(FilterCode.what, features=r.get("features"), min_memory_gb=r.get("min_memory_gb"))
+        matches = r.get("matches", [])
+        if not matches:
+            out.add(Lead([Note.of(FilterCode.none, what=what)]))
+        else:
+            out.add(Lead([Note.of(FilterCode.lead, count=len(matches), what=what, gpus=[m["key"] for m in matches[:16]])]))
+            f = Formatter(ctx.lang)
+            rows = [[g["key"], f"{f.g(g['memory_gb'])} GB", f.tflops(g["bf16_tflops"]) if g.get("bf16_tflops") else "?",
+                     f.money(g["cheapest"]["price_per_gpu_hour"], g["cheapest"]["currency"], "hour") + f" ({g['cheapest']['provider']})" if g.get("cheapest") else "—"]
+                    for g in matches[:12]]
+            out.add(Table(["GPU", Note.of(CmpCode.row_memory), Note.of(CmpCode.row_bf16), Note.of(CmpCode.row_price)], rows))
+        out.add(*tail(ctx, plan, results, cited, max_caveat_passages=1))
+        return out
+
+
+class CostHandler:
+    frame = Frame.cost
+
+    def plan(self, ctx: TurnContext, env: Env) -> Plan:
+        plan = Plan()
+        currency = ctx.answer_currency()
+        hours = ctx.get("hours")
+        if hours is None and ctx.has("hours_per_day"):
+            hours = float(ctx.get("hours_per_day")) * 730.0 / 24.0
+        if ctx.has("instance") or ctx.gpu:
+            args: dict[str, Any] = {"currency": currency}
+            if ctx.has("instance"):
+                args["instance"] = ctx.get("instance")
+            else:
+                args["gpu"] = ctx.gpu
+                args["gpus"] = int(ctx.get("gpu_count") or 1)
+                if ctx.get("region"):
+                    args["region_scope"] = ctx.get("region")
+            if hours:
+                args["hours"] = float(hours)
+            else:
+                plan.defaults.assume(Note.of(AssumeCode.month_hours, hours=730))
+            if ctx.has("billing"):
+                args["billing"] = ctx.get("billing")
+            plan.call("estimate_cost", "cost", **args)
+            search(plan, "计费方式 按量付费 竞价实例 包年包月" if ctx.lang == "zh" else "billing modes on-demand spot reserved",
+                   ctx.lang, k=2, key="guide")
+        else:
+            from assistant.offline.handlers.recommend import recommend_plan
+
+            recommend_plan(ctx, plan)
+        return plan
+
+    def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
+        if results.get("rec"):
+            from assistant.offline.handlers.recommend import compose_recommendation
+
+            return compose_recommendation(ctx, plan, results, cited, env)
+        out = Composition()
+        cost = results.get("cost")
+        if cost is None or cost.error:
+            out.add(Para([cost.error_note or Note.of(AnswerCode.tool_error, error=cost.error)] if cost else []))
+            return out
+        c = cost.result
+        common = dict(provider=c["provider"], instance=c["instance"], gpu_count=c["gpu_count"], gpu=c["gpu"], region=c["region"],
+                      billing=c["billing"], currency=c["currency"])
+        if c.get("total") is None:
+            out.add(Lead([Note.of(CostCode.unknown, **common)]))
+        else:
+            out.add(Lead([Note.of(CostCode.lead, total=c["total"], hours=c["hours"], **common)]))
+        items = []
+        for line in c.get("lines", []):
+            age = line.get("price_as_of") or ("日期未知" if ctx.lang == "zh" else "date unknown")
+            items.append(Note.of(CostCode.line, billing=line["billing"], total=line.get("total"), price_per_hour=line.get("price_per_hour"),
+                                 currency=c["currency"], age_text=age))
+        out.add(Bullets(Note.of(CostCode.lines), items))
+        if c.get("exchange_rate"):
+            from tools.schemas import ExchangeRate
+
+            out.add(Para([ExchangeRate.model_validate(c["exchange_rate"]).note()]))
+        out.add(*tail(ctx, plan, results, cited, tool_notes=[Note.model_validate(a) for a in c.get("assumptions", [])[:3]]))
+        return out

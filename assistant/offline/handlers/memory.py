@@ -1,0 +1,213 @@
+"""Memory ("how much VRAM?") and feasibility ("does it fit on my 24 GB / 4× 4090?") answers.
+
+Both call `estimate_vram`. A feasibility question passes its hardware as fit
+targets, so the tool also returns, for each target it misses, the cheapest
+change that makes the job fit. The first sentence answers the question: the
+figure, or yes/no with the margin.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.offline.blocks import Bullets, Composition, Lead, Para
+from assistant.offline.context import TurnContext
+from assistant.offline.handlers.base import AnswerCode, Cited, Env, Plan, Results, search, tail
+from assistant.offline.workload import Defaults, workload_args
+from assistant.understand.slots import Frame
+from tools.messages import render_change, render_component
+from tools.notes import Change, Note, NoteCode
+
+SHARDED_COUNTS = [2, 4, 8]
+TOPIC = {  # what to look up for the caveats of each mode (en, zh)
+    "lora": ("LoRA QLoRA memory saving fine-tuning", "LoRA QLoRA 省显存 微调"),
+    "qlora": ("QLoRA 4-bit quantization memory", "QLoRA 4-bit 量化 显存"),
+    "full": ("full fine-tuning memory optimizer states mixed precision ZeRO", "全量微调 显存 优化器状态 混合精度 ZeRO"),
+    "pretrain": ("pretraining memory multi-GPU ZeRO", "预训练 显存 多卡 ZeRO"),
+    "inference": ("inference memory KV cache quantization", "推理 显存 KV cache 量化"),
+}
+
+
+class MemoryCode(NoteCode):
+    lead = "memory.lead"
+    fits_on = "memory.fits_on"
+    too_small = "memory.too_small"
+    fits_none = "memory.fits_none"
+    gpu_fit = "memory.gpu_fit"
+    gpu_nofit = "memory.gpu_nofit"
+    sharded = "memory.sharded"
+
+
+class FeasCode(NoteCode):
+    yes = "feas.yes"
+    no = "feas.no"
+    change = "feas.change"
+    other_changes = "feas.other_changes"
+    change_item = "feas.change_item"
+    nothing = "feas.nothing"
+    target_yes = "feas.target_yes"
+    target_no = "feas.target_no"
+    some = "feas.some"
+
+
+def _vram_args(ctx: TurnContext, d: Defaults) -> dict[str, Any]:
+    args = workload_args(ctx, d, training=ctx.training)
+    return args
+
+
+def breakdown_note(vram: dict[str, Any], lang: str) -> Note | None:
+    parts = [p for p in vram.get("breakdown") or [] if p.get("gib", 0) > 0.05]
+    if not parts:
+        return None
+    rendered = ("、" if lang == "zh" else ", ").join(
+        f"{render_component(p['component'], p.get('precision'), lang)} {p['gib']:,.1f} GiB" for p in parts
+    )
+    return Note.of(AnswerCode.breakdown, mode=vram.get("mode"), precision=vram.get("precision"), parts=rendered,
+                   total_gib=vram.get("per_gpu_gib"))
+
+
+def _topic_search(plan: Plan, ctx: TurnContext, mode: str) -> None:
+    en, zh = TOPIC.get(mode, TOPIC["inference"])
+    search(plan, zh if ctx.lang == "zh" else en, ctx.lang, k=2, key="guide_mode")
+    search(plan, ctx.question[:300] or en, ctx.lang, k=2, key="guide_q")
+
+
+class MemoryHandler:
+    frame = Frame.memory
+
+    def plan(self, ctx: TurnContext, env: Env) -> Plan:
+        plan = Plan()
+        args = _vram_args(ctx, plan.defaults)
+        if ctx.gpus:
+            args["check_gpus"] = ctx.gpus
+        if ctx.has("gpu_count") and ctx.get("gpu_count") > 1:
+            args["gpus"] = int(ctx.get("gpu_count"))
+            if args["mode"] != "inference":
+                args["sharding"] = "zero3"
+        else:
+            args["also_gpus"] = SHARDED_COUNTS
+        plan.call("estimate_vram", "main", **args)
+        _topic_search(plan, ctx, args["mode"])
+        return plan
+
+    def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
+        out = Composition()
+        main = results.get("main")
+        if main is None or main.error:
+            out.add(Para([main.error_note or Note.of(AnswerCode.tool_error, error=main.error)] if main else []))
+            return out
+        v = main.result
+        out.add(Lead([Note.of(MemoryCode.lead, model=env.model_name(v["model"]), mode=v["mode"], precision=v["precision"],
+                              per_gpu_gib=v["per_gpu_gib"], total_gib=v["total_gib"], gpus=v["gpus"])]))
+        fits = [Note.of(MemoryCode.gpu_fit, gpu=d["gpu"], usable_gib=d["usable_gib"], headroom_gib=d["headroom_gib"])
+                for d in v.get("fit_details", []) if d["fits"]]
+        nofit = [Note.of(MemoryCode.gpu_nofit, gpu=d["gpu"], usable_gib=d["usable_gib"]) for d in v.get("fit_details", []) if not d["fits"]]
+        if fits:
+            out.add(Para([Note.of(MemoryCode.fits_on, gpus=fits)] + ([Note.of(MemoryCode.too_small, gpus=nofit)] if nofit else [])))
+        elif v.get("fit_details"):
+            items = [Note.of(MemoryCode.sharded, gpus=l["gpus"], layout=l["layout"], per_gpu_gib=l["per_gpu_gib"]) for l in v.get("layouts", [])]
+            out.add(Para([Note.of(MemoryCode.fits_none)]), Bullets(None, items) if items else None)
+        note = breakdown_note(v, ctx.lang)
+        if note:
+            out.add(Para([note]))
+        out.add(*tail(ctx, plan, results, cited, tool_notes=[_note(a) for a in v.get("assumptions", [])[:4]]))
+        return out
+
+
+class FeasibilityHandler:
+    frame = Frame.feasibility
+
+    def plan(self, ctx: TurnContext, env: Env) -> Plan:
+        plan = Plan()
+        args = _vram_args(ctx, plan.defaults)
+        count = int(ctx.get("gpu_count") or 1)
+        targets: list[dict[str, Any]] = []
+        for gpu in ctx.gpus:
+            targets.append({"gpu": gpu, "count": count})
+        if not targets and ctx.has("available_gib"):
+            targets.append({"available_gib": float(ctx.get("available_gib")), "count": count})
+        if targets:
+            args["fit_targets"] = targets
+        else:
+            args["also_gpus"] = SHARDED_COUNTS
+        plan.call("estimate_vram", "main", **args)
+        plan.data["targets"] = bool(targets)
+        _topic_search(plan, ctx, args["mode"])
+        return plan
+
+    def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
+        if not plan.data.get("targets"):
+            return MemoryHandler().compose(ctx, plan, results, cited, env)
+        out = Composition()
+        main = results.get("main")
+        if main is None or main.error:
+            out.add(Para([main.error_note or Note.of(AnswerCode.tool_error, error=main.error)] if main else []))
+            return out
+        v = main.result
+        report = v.get("fit") or {}
+        targets = report.get("targets") or []
+        model = env.model_name(v["model"])
+        lead: list = []
+        if len(targets) == 1:
+            t = targets[0]
+            lead.append(_verdict(t, model, v["mode"]))
+            change = t.get("cheapest_change")
+            if not t["fits"] and change:
+                lead.append(Note.of(FeasCode.change, change=render_change(Change.model_validate(change["change"]), ctx.lang),
+                                    needed_gib=change["per_gpu_gib"], headroom_gib=change["headroom_gib"]))
+            elif not t["fits"]:
+                lead.append(Note.of(FeasCode.nothing))
+            out.add(Lead(lead))
+            others = [c for c in t.get("changes", []) if c["fits"] and c is not change and c != change]
+            if others:
+                out.add(Para([Note.of(FeasCode.other_changes, changes=[
+                    Note.of(FeasCode.change_item, change=render_change(Change.model_validate(c["change"]), ctx.lang), needed_gib=c["per_gpu_gib"])
+                    for c in others[:3]])]))
+        else:
+            fit = [_label(t) for t in targets if t["fits"]]
+            nofit = [_label(t) for t in targets if not t["fits"]]
+            if fit and nofit:
+                out.add(Lead([Note.of(FeasCode.some, fit=fit, nofit=nofit)]))
+            else:
+                out.add(Lead([_verdict(targets[0], model, v["mode"])]))
+            items = []
+            for t in targets:
+                items.append(_target_line(t))
+                change = t.get("cheapest_change")
+                if not t["fits"] and change:
+                    items.append(Note.of(FeasCode.change, change=render_change(Change.model_validate(change["change"]), ctx.lang),
+                                         needed_gib=change["per_gpu_gib"], headroom_gib=change["headroom_gib"]))
+            out.add(Bullets(None, items))
+        shown = (targets[0].get("estimate") if len(targets) == 1 else None) or v
+        note = breakdown_note(shown, ctx.lang)
+        if note:
+            out.add(Para([note]))
+        out.add(*tail(ctx, plan, results, cited, tool_notes=[_note(a) for a in v.get("assumptions", [])[:4]]))
+        return out
+
+
+def _note(raw: Any) -> Note:
+    return raw if isinstance(raw, Note) else Note.model_validate(raw)
+
+
+def _target_params(t: dict[str, Any]) -> dict[str, Any]:
+    target = t["target"]
+    return dict(gpu=target.get("gpu"), count=target.get("count", 1), available_gib=target.get("available_gib"),
+                layout=t.get("layout"), needed_gib=t["per_gpu_gib"], usable_gib=target["usable_gib"])
+
+
+def _verdict(t: dict[str, Any], model: str, mode: str) -> Note:
+    p = _target_params(t)
+    if t["fits"]:
+        return Note.of(FeasCode.yes, model=model, mode=mode, headroom_gib=t["headroom_gib"], **p)
+    return Note.of(FeasCode.no, model=model, mode=mode, short_gib=-t["headroom_gib"], **p)
+
+
+def _target_line(t: dict[str, Any]) -> Note:
+    return Note.of(FeasCode.target_yes if t["fits"] else FeasCode.target_no, **_target_params(t))
+
+
+def _label(t: dict[str, Any]) -> str:
+    target = t["target"]
+    name = target.get("gpu") or f"{target.get('available_gib'):g} GB"
+    return f"{target.get('count', 1)}× {name}" if target.get("count", 1) > 1 else name

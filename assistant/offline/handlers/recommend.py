@@ -1,0 +1,234 @@
+"""What to rent: the recommender's pick first, then the table, the memory breakdown, near-misses and the tail.
+
+Also used for serving questions that name no GPU (the recommender sizes the KV cache
+for the stated load) and for cost questions without hardware.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.offline.blocks import Bullets, Composition, Lead, Para, Table
+from assistant.offline.context import TurnContext
+from assistant.offline.handlers.base import AnswerCode, Cited, Env, Plan, Results, search, tail
+from assistant.offline.handlers.memory import TOPIC, breakdown_note
+from assistant.offline.workload import budget_args, serving_concurrency, workload_args
+from assistant.understand.slots import Frame
+from tools.messages import render, render_change
+from tools.notes import Change, Note, NoteCode
+
+MAX_ROWS = 5
+MAX_REJECTED = 3
+WHY_CODES = ("option.time", "option.mainland", "option.cheaper_spot")
+BILLING_TOPIC = ("billing modes on-demand spot reserved cost control", "计费方式 按量付费 竞价实例 包年包月 成本控制")
+SPOT_TOPIC = ("spot instances interruption checkpoint", "竞价实例 被回收 检查点 断点续训")
+CHINA_TOPIC = ("Chinese cloud providers Alibaba Tencent Huawei Ascend", "国内云厂商 阿里云 腾讯云 华为云 昇腾")
+
+
+class RecCode(NoteCode):
+    lead = "rec.lead"
+    lead_unpriced = "rec.lead_unpriced"
+    within_budget = "rec.within_budget"
+    over_budget = "rec.over_budget"
+    price_line = "rec.price_line"
+    job = "rec.job"
+    infeasible = "rec.infeasible"
+    infeasible_budget = "rec.infeasible_budget"
+    cheaper = "rec.cheaper"
+
+
+class TableCode(NoteCode):
+    provider = "table.provider"
+    instance = "table.instance"
+    gpus = "table.gpus"
+    memory = "table.memory"
+    cost_month = "table.cost_month"
+    cost_hour = "table.cost_hour"
+    cost_job = "table.cost_job"
+    price = "table.price"
+    why = "table.why"
+    unknown_price = "table.unknown_price"
+    need_usable = "table.need_usable"
+
+
+def recommend_plan(ctx: TurnContext, plan: Plan, *, serving: bool = False) -> dict[str, Any]:
+    d = plan.defaults
+    training = bool(ctx.training) and not serving
+    args = workload_args(ctx, d, training=training, inference_default=not training)
+    currency = ctx.answer_currency()
+    args["currency"] = currency
+    is_training = args["mode"] != "inference"
+    args.update(budget_args(ctx, d, currency, is_training))
+    if args.get("period") == "job" and not ctx.has("tokens"):
+        from assistant.offline.workload import DEFAULT_FINETUNE_TOKENS, AssumeCode
+
+        args["tokens"] = DEFAULT_FINETUNE_TOKENS
+        d.assume(Note.of(AssumeCode.tokens, tokens=DEFAULT_FINETUNE_TOKENS))
+    if not ctx.budget:
+        from assistant.offline.workload import AskCode
+
+        d.question = d.question or Note.of(AskCode.budget)
+    region = ctx.get("region")
+    if region:
+        args["region"] = region
+    if ctx.has("providers"):
+        args["providers"] = ctx.get("providers")
+    elif ctx.has("instance"):
+        args["providers"] = [ctx.get("instance").split("/")[0]]
+    if ctx.has("billing"):
+        args["billing"] = ctx.get("billing")
+    if ctx.has("gpu_count"):
+        args["max_gpus"] = int(ctx.get("gpu_count"))
+    if ctx.gpu:
+        args["gpu"] = ctx.gpu
+    if ctx.has("tokens") and is_training:
+        args["tokens"] = float(ctx.get("tokens"))
+        if ctx.has("epochs"):
+            args["epochs"] = float(ctx.get("epochs"))
+    if not is_training and "batch_size" not in args:
+        args["batch_size"] = serving_concurrency(ctx, d)
+    plan.call("recommend_config", "rec", **args)
+    plan.data["period"] = args.get("period", "month")
+    plan.data["budget"] = args.get("budget")
+    plan.data["currency"] = currency
+    en, zh = TOPIC.get(args["mode"], TOPIC["inference"])
+    search(plan, zh if ctx.lang == "zh" else en, ctx.lang, key="guide_mode")
+    en, zh = SPOT_TOPIC if ctx.get("billing") == "spot" else BILLING_TOPIC
+    search(plan, zh if ctx.lang == "zh" else en, ctx.lang, key="guide_billing")
+    if region == "cn" or (ctx.has("providers") and any(p in ("alibaba", "tencent", "huawei") for p in ctx.get("providers"))):
+        en, zh = CHINA_TOPIC
+        search(plan, zh if ctx.lang == "zh" else en, ctx.lang, key="guide_cn")
+    return args
+
+
+def _period_cost(o: dict[str, Any], period: str) -> float | None:
+    return {"hour": o.get("price_per_hour"), "month": o.get("monthly_cost"), "job": o.get("job_cost")}.get(period, o.get("monthly_cost"))
+
+
+def _provider_names(env: Env, key: str) -> dict[str, Any]:
+    p = env.provider(key)
+    return {"provider": key, "provider_name": getattr(p, "name", None) or key, "provider_zh": getattr(p, "name_zh", None)}
+
+
+def price_line(o: dict[str, Any], env: Env, lang: str) -> Note | None:
+    """Where the pick's price comes from and how old it is (tools.price_age.source_note on the catalog price)."""
+    try:
+        from tools.price_age import source_note
+    except ImportError:
+        return None
+    for inst in env.catalog.instances:
+        if inst.provider == o["provider"] and inst.instance == o["instance"] and inst.region.name == o["region"]:
+            price = inst.price(o["billing"]) if hasattr(inst, "price") else None
+            provider = env.provider(o["provider"])
+            if price is not None and provider is not None:
+                return source_note(price, provider, env.today)
+    return None
+
+
+def option_row(o: dict[str, Any], period: str, lang: str, env: Env) -> list:
+    cost = _period_cost(o, period)
+    cur = o.get("currency")
+    cost_cell: Any = _money_cell(cost, cur, lang) if cost is not None else Note.of(TableCode.unknown_price)
+    grade = render(Note(code=f"term.grade.{o.get('price_grade')}"), lang) if o.get("price_grade") else "—"
+    age = o.get("price_as_of") or ("日期未知" if lang == "zh" else "date unknown")
+    why = [Note.model_validate(r) for r in o.get("reasons", []) if isinstance(r, dict) and r.get("code") in WHY_CODES][:2]
+    why += [Note.model_validate(w) for w in o.get("warnings", [])[:1]]
+    why_text = "; ".join(render(n, lang) for n in why) or "—"
+    name = _provider_names(env, o["provider"])
+    provider = (name["provider_zh"] or name["provider_name"]) if lang == "zh" else name["provider_name"]
+    gpus = f"{(o.get('total_gpus') or o['gpu_count']):g}× {o['gpu']}"
+    return [provider, f"`{o['instance']}`", gpus, Note.of(TableCode.need_usable, need=o["per_gpu_gib"], usable=o["gpu_usable_gib"]),
+            cost_cell, f"{grade}, {age}", why_text]
+
+
+def _money_cell(amount: float, currency: str, lang: str) -> str:
+    from tools.messages.format import Formatter
+
+    return Formatter(lang).money(amount, currency, table=True)
+
+
+def compose_recommendation(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env, *, lead_extra: list | None = None) -> Composition:
+    out = Composition()
+    rec = results.get("rec")
+    if rec is None or rec.error:
+        out.add(Para([rec.error_note or Note.of(AnswerCode.tool_error, error=rec.error)] if rec else []))
+        return out
+    r = rec.result
+    period = plan.data.get("period", "month")
+    currency = r.get("currency") or plan.data.get("currency")
+    options = r.get("options", [])
+    priced = [o for o in options if o.get("price_per_hour") is not None]
+    budget = plan.data.get("budget")
+    if not options:
+        out.add(Lead([Note.of(RecCode.infeasible_budget if budget else RecCode.infeasible)]))
+        _suggestions(out, r, ctx.lang)
+    else:
+        top = priced[0] if priced else options[0]
+        names = _provider_names(env, top["provider"])
+        common = dict(gpu=top["gpu"], gpu_count=top["gpu_count"], total_gpus=top.get("total_gpus"), instance=top["instance"],
+                      region=top["region"], needed_gib=top["per_gpu_gib"], usable_gib=top["gpu_usable_gib"],
+                      headroom_gib=top["headroom_gib"], **names)
+        lead: list = []
+        if top.get("price_per_hour") is not None:
+            lead.append(Note.of(RecCode.lead, cost=_period_cost(top, period), currency=currency, per=period,
+                                billing=top.get("billing"), **common))
+            if budget:
+                lead.append(Note.of(RecCode.within_budget, budget=budget, currency=currency, per=period))
+        else:
+            lead.append(Note.of(RecCode.lead_unpriced, **common))
+        lead.extend(lead_extra or [])
+        out.add(Lead(lead))
+        line = price_line(top, env, ctx.lang) if top.get("price_per_hour") is not None else None
+        if line is not None:
+            out.add(Para([line]))
+        if top.get("job_cost") is not None and top.get("job_hours"):
+            out.add(Para([Note.of(RecCode.job, hours=top["job_hours"], cost=top["job_cost"], currency=currency)]))
+        header_cost = {"hour": TableCode.cost_hour, "job": TableCode.cost_job}.get(period, TableCode.cost_month)
+        header = [Note.of(c) for c in (TableCode.provider, TableCode.instance, TableCode.gpus, TableCode.memory)] + [
+            Note.of(header_cost), Note.of(TableCode.price), Note.of(TableCode.why)]
+        out.add(Table(header, [option_row(o, period, ctx.lang, env) for o in options[:MAX_ROWS]]))
+        if not priced:
+            _suggestions(out, r, ctx.lang)
+    if r.get("vram"):
+        note = breakdown_note(r["vram"], ctx.lang)
+        if note:
+            out.add(Para([note]))
+    rejected = r.get("rejected", [])[:MAX_REJECTED]
+    if rejected:
+        items = [f"{_provider_label(x['provider'], env, ctx.lang)} `{x['instance']}` ({x['gpu_count']:g}× {x['gpu']}): "
+                 f"{render(Note.model_validate(x['reason']), ctx.lang)}" for x in rejected]
+        out.add(Bullets(Note.of(AnswerCode.rejected), items))
+    caveats: list = []
+    if options:
+        top = priced[0] if priced else options[0]
+        caveats = [Note.model_validate(w) for w in top.get("warnings", [])[:2]]
+    tool_notes = [Note.model_validate(a) for a in r.get("assumptions", [])[:4]]
+    out.add(*tail(ctx, plan, results, cited, tool_notes=tool_notes, caveats=caveats))
+    return out
+
+
+def _provider_label(key: str, env: Env, lang: str) -> str:
+    names = _provider_names(env, key)
+    return (names["provider_zh"] or names["provider_name"]) if lang == "zh" else names["provider_name"]
+
+
+def _suggestions(out: Composition, r: dict[str, Any], lang: str) -> None:
+    items = []
+    for s in r.get("suggestions", []):
+        outcome = render(Note.model_validate(s["outcome"]), lang)
+        change = s.get("change")
+        items.append(f"**{render_change(Change.model_validate(change), lang)}**: {outcome}" if change else outcome)
+    if items:
+        out.add(Bullets(Note.of(AnswerCode.alternatives), items))
+
+
+class RecommendHandler:
+    frame = Frame.recommend
+
+    def plan(self, ctx: TurnContext, env: Env) -> Plan:
+        plan = Plan()
+        recommend_plan(ctx, plan)
+        return plan
+
+    def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
+        return compose_recommendation(ctx, plan, results, cited, env)

@@ -1,0 +1,118 @@
+"""Serving: throughput, latency, concurrency and cost per million tokens on a named GPU, or the pick for a load.
+
+With a GPU in the state the serving estimator answers (`estimate_serving`: the
+fewest GPUs that carry the load unless a count is given, priced at the cheapest
+offer of that GPU); without one, the serving-aware recommender picks what to rent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.offline.blocks import Bullets, Composition, Lead, Para
+from assistant.offline.context import TurnContext
+from assistant.offline.handlers.base import AnswerCode, Cited, Env, Plan, Results, search, tail
+from assistant.offline.handlers.recommend import compose_recommendation, recommend_plan
+from assistant.offline.workload import AssumeCode, model_args, serving_concurrency
+from assistant.understand.slots import Frame
+from tools.notes import Note, NoteCode
+
+SERVING_TOPIC = ("inference serving KV cache throughput latency quantization vLLM", "推理部署 KV cache 吞吐 延迟 量化 vLLM")
+WEIGHTS = {"bf16": "bf16", "fp16": "fp16", "fp8": "fp8", "int8": "int8", "int4": "int4", "nf4": "int4",
+           "q4_k_m": "q4_k_m", "q5_k_m": "q5_k_m", "q8_0": "q8_0"}
+
+
+class ServeCode(NoteCode):
+    lead = "serve.lead"
+    lead_nofit = "serve.lead_nofit"
+    latency = "serve.latency"
+    cost = "serve.cost"
+    cost_unpriced = "serve.cost_unpriced"
+    memory = "serve.memory"
+    nearest = "serve.nearest"
+
+
+def serving_args(ctx: TurnContext, plan: Plan) -> dict[str, Any]:
+    d = plan.defaults
+    args = model_args(ctx, d)
+    p = ctx.get("precision")
+    if p in WEIGHTS:
+        args["weights"] = WEIGHTS[p]
+    if ctx.has("requests_per_day"):
+        args["requests_per_day"] = float(ctx.get("requests_per_day"))
+    elif ctx.has("request_rate"):
+        args["request_rate"] = float(ctx.get("request_rate"))
+    else:
+        args["concurrency"] = serving_concurrency(ctx, d)
+    output = ctx.get("output_len")
+    if output:
+        args["output_len"] = int(output)
+    if ctx.has("input_len"):
+        args["input_len"] = int(ctx.get("input_len"))
+    elif ctx.has("seq_len"):
+        # a "4k context" is the longest prompt + answer one sequence holds
+        args["input_len"] = max(1, int(ctx.get("seq_len")) - int(output or 256))
+        args.setdefault("output_len", 256)
+    if ctx.has("ttft_ms"):
+        args["ttft_ms"] = float(ctx.get("ttft_ms"))
+    if ctx.has("tokens_per_s_per_user"):
+        args["min_tokens_per_user"] = float(ctx.get("tokens_per_s_per_user"))
+    return args
+
+
+class ServingHandler:
+    frame = Frame.serving
+
+    def plan(self, ctx: TurnContext, env: Env) -> Plan:
+        plan = Plan()
+        if ctx.gpu:
+            args = serving_args(ctx, plan)
+            args["gpu"] = ctx.gpu
+            if ctx.has("gpu_count"):
+                args["gpus"] = int(ctx.get("gpu_count"))
+            if ctx.has("instance"):
+                args["instance"] = ctx.get("instance")
+            args["currency"] = ctx.answer_currency()
+            if ctx.get("region"):
+                args["region"] = ctx.get("region")
+            plan.call("estimate_serving", "serve", **args)
+            plan.data["serving"] = True
+        else:
+            recommend_plan(ctx, plan, serving=True)
+        en, zh = SERVING_TOPIC
+        search(plan, zh if ctx.lang == "zh" else en, ctx.lang, key="guide_serve")
+        return plan
+
+    def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
+        if not plan.data.get("serving"):
+            return compose_recommendation(ctx, plan, results, cited, env)
+        out = Composition()
+        s = results.get("serve")
+        if s is None or s.error:
+            out.add(Para([s.error_note or Note.of(AnswerCode.tool_error, error=s.error)] if s else []))
+            return out
+        r = s.result
+        model = env.model_name(r["model"])
+        common = dict(model=model, gpu=r["gpu"], gpus=r["gpus"], tp=r["tp"], replicas=r["replicas"], weights=r["weights"])
+        if r.get("fits"):
+            out.add(Lead([Note.of(ServeCode.lead, output_tok_s=r["output_tok_s"], req_s=r["req_s"], concurrency=r["concurrency"],
+                                  max_concurrency=r["max_concurrency"], **common)]))
+        else:
+            out.add(Lead([Note.of(ServeCode.lead_nofit, max_concurrency=r["max_concurrency"], concurrency=r["concurrency"], **common)]))
+            nearest = r.get("nearest_layout")
+            if nearest:
+                out.add(Para([Note.of(ServeCode.nearest, gpus=nearest["gpus"], tp=nearest["tp"], gpu=r["gpu"])]))
+        out.add(Para([Note.of(ServeCode.latency, ttft_ms=r["ttft_ms"], tpot_ms=r["tpot_ms"], e2e_ms=r["e2e_ms"],
+                              tokens_per_user_s=r["tokens_per_user_s"], input_len=r["input_len"], output_len=r["output_len"])]))
+        if r.get("cost_per_million_output_tokens_at_load") is not None:
+            out.add(Para([Note.of(ServeCode.cost, at_load=r["cost_per_million_output_tokens_at_load"],
+                                  at_max=r.get("cost_per_million_output_tokens_at_max"), currency=r.get("currency"),
+                                  price_per_hour=r.get("price_per_hour"), instance=r.get("instance"))]))
+        else:
+            out.add(Para([Note.of(ServeCode.cost_unpriced)]))
+        out.add(Para([Note.of(ServeCode.memory, weights_gib=r["weights_gib"], kv_cache_gib=r["kv_cache_gib"],
+                              kv_cache_tokens=r["kv_cache_tokens"], per_gpu_gib=r["per_gpu_gib"], usable_gib=r["usable_gib"])]))
+        caveats = [Note.model_validate(c) for c in r.get("caveats", [])[:3]]
+        notes = [Note.model_validate(a) for a in r.get("assumptions", [])[:4]]
+        out.add(*tail(ctx, plan, results, cited, tool_notes=notes, caveats=caveats))
+        return out

@@ -1,0 +1,95 @@
+"""Understanding a user's turn: text -> `SlotUpdate` + frame, and the conversation state it advances.
+
+`Understanding(catalog)` is built once per catalog (it compiles the name
+automaton and loads the example bank) and shared; `Understanding.turn(text,
+state)` reads one turn and returns the new state with what was read. Nothing
+here re-reads earlier turns: the state carries what they said.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from assistant.understand.frames import FrameDecider, FrameDecision
+from assistant.understand.language import language_of
+from assistant.understand.reader import Reader, Reading
+from assistant.understand.slots import Frame, SlotUpdate
+from assistant.understand.state import ConversationState, Preferences
+
+__all__ = ["clean_update", "ConversationState", "Frame", "Preferences", "SlotUpdate", "TurnReading", "Understanding", "language_of"]
+
+# Frames whose turns state no billing: a question *about* spot is not a request for spot.
+_TOPIC_ONLY = {Frame.guidance: ("billing",), Frame.chitchat: (), Frame.out_of_scope: ()}
+_FILTER_ONLY = ("features", "min_memory_gb")
+
+
+@dataclass(frozen=True)
+class TurnReading:
+    reading: Reading
+    decision: FrameDecision
+    update: SlotUpdate  # what the turn states, after frame-dependent clean-up and the fresh-start decision
+    state: ConversationState  # after this turn
+
+    @property
+    def frame(self) -> Frame:
+        return self.decision.frame
+
+
+class Understanding:
+    def __init__(self, catalog, *, bank: object | None = "default", models: tuple | None = None):
+        from assistant.understand.bank import ExampleBank
+        from assistant.understand.model import FAST_MODEL_PATH, MODEL_PATH, FrameModel
+        from assistant.understand.names import NameMatcher
+
+        self.reader = Reader(NameMatcher(catalog))
+        if bank == "default":
+            self.decider = FrameDecider(ExampleBank.load(), FrameModel.load(FAST_MODEL_PATH), FrameModel.load(MODEL_PATH))
+        else:
+            self.decider = FrameDecider(bank, *(models or (None, None)))
+
+    def read(self, text: str) -> Reading:
+        return self.reader.read(text)
+
+    def turn(self, text: str, state: ConversationState, *, exclude: str | None = None) -> TurnReading:
+        reading = self.reader.read(text)
+        return self.advance(reading, state, exclude=exclude)
+
+    def advance(self, reading: Reading, state: ConversationState, *, exclude: str | None = None) -> TurnReading:
+        decision = self.decider.decide(reading, state, exclude=exclude)
+        update = clean_update(reading, decision.frame)
+        update = update.model_copy(update={"starts_fresh": starts_fresh(reading, update, state, decision.frame)})
+        new_state = state.advance(update, decision.frame, pasted_slots=reading.pasted_slots)
+        return TurnReading(reading, decision, update, new_state)
+
+
+def clean_update(reading: Reading, frame: Frame) -> SlotUpdate:
+    """Frame-dependent slot rules: topic words in a guidance question, filter properties outside a filter question."""
+    u = reading.update
+    drop: dict[str, None] = {}
+    for name in _TOPIC_ONLY.get(frame, ()):
+        drop[name] = None
+    if frame != Frame.catalog_filter:
+        for name in _FILTER_ONLY:
+            drop[name] = None
+    if frame in (Frame.catalog_filter, Frame.spec, Frame.comparison) and u.precision is not None and not u.model:
+        drop["precision"] = None  # "which GPUs support FP8", "910B fp16 TFLOPS?" ask for a property, not a precision
+    if frame in (Frame.spec, Frame.comparison, Frame.catalog_filter) and u.available_gib and u.gpus:
+        drop["available_gib"] = None  # "is the 5090 32GB or 24GB?" asks about the card's memory
+    return u.model_copy(update=drop) if drop else u
+
+
+def starts_fresh(reading: Reading, update: SlotUpdate, state: ConversationState, frame: Frame) -> bool:
+    """A new self-contained question about another model: a different model (or size) and a full question."""
+    if state.turn == 0:
+        return False
+    if reading.topic_switch:
+        return True
+    if reading.elliptical:
+        return False
+    new_model = update.model or update.model_name or (update.params if not update.model else None)
+    if not new_model:
+        return False
+    old = state.get("model") or state.get("model_name") or state.get("params")
+    if old is None or old == new_model:
+        return False
+    return reading.task_words and frame not in (Frame.chitchat, Frame.out_of_scope)

@@ -1,0 +1,144 @@
+"""What a turn asks: high-precision cue rules first, then similarity to labelled examples.
+
+`FrameDecider.decide(reading, state)` returns the frame with a confidence and
+how it was decided. The rules are the corpus README's tie-breaks written as an
+ordered table (`RULES`): each rule is a condition over the cue families found in
+the turn (`lexicon.yaml` frame_cues) and its slots. When no rule fires, the
+k-NN vote over the labelled example bank (multilingual E5, `bank.py`) decides;
+when that is unsure too and the turn states a workload, the turn still gets a
+calculation (memory, or a fit check when hardware is named). A follow-up that
+only changes constraints keeps the previous frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from assistant.understand.reader import Reading
+from assistant.understand.slots import Frame
+from assistant.understand.state import ConversationState
+
+LOAD_SLOTS = ("concurrency", "users", "requests_per_day", "request_rate", "ttft_ms", "tokens_per_s_per_user", "output_len")
+CONSTRAINT_SLOTS = ("budget", "region", "billing", "providers", "precision", "seq_len", "batch_size", "gpu_count", "gpus",
+                    "available_gib", "epochs", "tokens", "deadline", "hours", "hours_per_day", "lora_rank", "mode", "model",
+                    "params", "model_name", "instance", "concurrency", "users", "requests_per_day", "request_rate",
+                    "input_len", "output_len", "ttft_ms", "tokens_per_s_per_user")
+KNN_CONFIDENT = 0.55  # share of the neighbours' similarity mass behind the winning frame
+
+
+@dataclass(frozen=True)
+class FrameDecision:
+    frame: Frame
+    confidence: float
+    how: str  # "rule:<name>", "knn", "follow-up", "workload", "default"
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the rules look at, computed once per turn."""
+
+    cues: frozenset[str]
+    stated: frozenset[str]  # slots stated in this turn
+    gpus: int  # GPU models named in this turn
+    hardware: bool  # a GPU or an amount of memory is named in this turn
+    inference: bool
+    training: bool
+    workload: bool  # a model or a parameter count is in force
+    in_domain: bool
+    load: bool
+    short: bool
+
+    def has(self, *cues: str) -> bool:
+        return any(c in self.cues for c in cues)
+
+
+def _facts(r: Reading, state: ConversationState) -> Facts:
+    u = r.update
+    stated = frozenset(u.stated())
+    mode = u.mode.value if u.mode else state.get("mode")
+    mode = getattr(mode, "value", mode)
+    workload = bool(u.model or u.params or u.model_name or state.has("model") or state.has("params") or state.has("model_name"))
+    return Facts(
+        cues=r.cues,
+        stated=stated,
+        gpus=len(u.gpus or []),
+        hardware=bool(u.gpus or u.available_gib or u.instance),
+        inference=mode == "inference",
+        training=r.training or mode in ("full", "lora", "qlora", "pretrain", "finetune"),
+        workload=workload,
+        in_domain=r.in_domain,
+        load=any(s in stated for s in LOAD_SLOTS),
+        short=len(r.split.own) < (40 if r.language == "en" else 16),
+    )
+
+
+# The README's tie-breaks as an ordered table: (name, frame, condition). First match wins.
+Rule = tuple[str, Frame, Callable[[Facts], bool]]
+RULES: list[Rule] = [
+    ("chitchat", Frame.chitchat, lambda f: f.has("chitchat") and not f.has("recommend", "memory", "feasibility", "serving", "cost", "guidance") and len(f.stated - {"pasted"}) == 0),
+    ("off-topic", Frame.out_of_scope, lambda f: f.has("offtopic") and not f.training and not f.inference and not f.workload and not f.has("memory", "serving")),
+    ("serving-load", Frame.serving, lambda f: (f.inference or f.has("serving")) and (f.load or f.has("serving")) and not (f.has("memory") and not f.load and not f.has("serving")) and not (f.has("feasibility") and f.hardware and not f.load)),
+    ("filter", Frame.catalog_filter, lambda f: f.has("filter") and ("features" in f.stated or "min_memory_gb" in f.stated or f.gpus == 0) and not f.workload),
+    ("compare", Frame.comparison, lambda f: f.gpus >= 2 and f.has("compare") and not f.has("feasibility")),
+    ("feasibility", Frame.feasibility, lambda f: f.has("feasibility") and (f.workload or f.hardware or f.training or f.inference)),
+    ("deadline", Frame.deadline, lambda f: ("deadline" in f.stated or f.has("deadline")) and (f.training or "tokens" in f.stated)),
+    ("time", Frame.train_time, lambda f: f.has("time") and not f.inference),
+    ("cost", Frame.cost, lambda f: f.has("cost") and not f.has("recommend") and ("budget" not in f.stated)),
+    ("spec", Frame.spec, lambda f: f.has("spec") and not f.workload and not f.has("recommend", "memory")),
+    ("memory", Frame.memory, lambda f: f.has("memory") and (f.workload or f.training or f.inference) and not f.has("recommend")),
+    ("howmany-serve", Frame.serving, lambda f: f.inference and f.has("howmany", "recommend")),
+    ("recommend", Frame.recommend, lambda f: f.has("recommend") or "budget" in f.stated or f.has("cheapest")),
+    ("guidance", Frame.guidance, lambda f: f.has("guidance")),
+]
+
+
+FAST_CONFIDENT = 0.85  # the model without the k-NN feature decides alone above this probability
+LOW_CONFIDENCE = 0.40  # below this, a stated workload still gets a calculation
+
+
+class FrameDecider:
+    """Follow-ups keep their frame; otherwise the frame model (cues + slots, then + the k-NN vote when unsure).
+
+    Without a trained model (a fresh checkout that has not run scripts/build_frame_bank.py) the
+    ordered rules decide, with the k-NN vote when none fires.
+    """
+
+    def __init__(self, bank=None, fast=None, full=None):
+        self.bank = bank  # assistant.understand.bank.ExampleBank or None
+        self.fast = fast  # FrameModel without k-NN features
+        self.full = full  # FrameModel with them
+
+    def decide(self, r: Reading, state: ConversationState, *, exclude: str | None = None) -> FrameDecision:
+        f = _facts(r, state)
+        if state.frame is not None and r.elliptical and not f.has("chitchat", "offtopic", "guidance", "compare", "filter", "spec", "time", "cost", "deadline"):
+            return FrameDecision(state.frame, 0.9, "follow-up")
+        if self.fast is not None:
+            from assistant.understand.features import featurize
+
+            frame, p = self.fast.predict(featurize(r, state, None))
+            how = "model"
+            if p < FAST_CONFIDENT and self.full is not None and self.bank is not None and r.text.strip():
+                knn = self.bank.distribution(r.text, exclude=exclude)
+                frame, p = self.full.predict(featurize(r, state, knn))
+                how = "model+knn"
+            if p < LOW_CONFIDENCE and frame in (Frame.guidance, Frame.out_of_scope, Frame.chitchat) and (f.workload and f.has("memory", "feasibility")):
+                return FrameDecision(Frame.feasibility if f.hardware else Frame.memory, p, "workload")
+            return FrameDecision(frame, p, how)
+        return self._rules(r, state, f, exclude)
+
+    def _rules(self, r: Reading, state: ConversationState, f: Facts, exclude: str | None) -> FrameDecision:
+        for name, frame, condition in RULES:
+            if condition(f):
+                return FrameDecision(frame, 0.95, f"rule:{name}")
+        if self.bank is not None and r.text.strip():
+            vote = self.bank.vote(r.text, exclude=exclude)
+            if vote is not None and (vote.confidence >= KNN_CONFIDENT or not f.workload):
+                return FrameDecision(vote.frame, vote.confidence, "knn")
+        if f.workload or f.training or f.inference:
+            if f.inference and f.load:
+                return FrameDecision(Frame.serving, 0.5, "workload")
+            return FrameDecision(Frame.feasibility if f.hardware else Frame.memory, 0.5, "workload")
+        if state.frame is not None and f.stated - {"pasted", "pasted_instruction"}:
+            return FrameDecision(state.frame, 0.5, "follow-up")
+        return FrameDecision(Frame.guidance if f.in_domain else Frame.out_of_scope, 0.3, "default")

@@ -1,0 +1,518 @@
+"""Slot patterns: numbers with the words around them, in English and Chinese.
+
+Every function takes the *prepared* text of one turn — numbers normalised
+(`numbers.normalise`) and catalog names replaced by placeholders such as
+``\ue000g0\ue001`` (the first GPU named) — and returns typed values. They know
+nothing about the catalog or the conversation; `reader.py` assembles them into a
+`SlotUpdate`. Each pattern is written for a way people say a thing, never for
+one question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from assistant.understand.numbers import NUMBER, value_of
+
+N = rf"({NUMBER})(?!\d|[,.]\d)"  # a number (group), never a part of one ("50" inside "500")
+MULT = r"\s?(k|K|w|W|万|千|m|M|百万|千万|b|B|亿|十亿|百亿|千亿|万亿|t|T)?(?![A-Za-z])"  # its multiplier (group)
+PH = "\ue000{kind}(\\d+)\ue001"  # a placeholder for the n-th name of a kind
+GPU_PH = PH.format(kind="g")
+MODEL_PH = PH.format(kind="m")
+ANY_PH = "\ue000[gmpi]\\d+\ue001"
+
+
+def _num(raw: str | None, mult: str | None = None, *, context_k: bool = False) -> float | None:
+    return value_of(raw, mult, context_k=context_k) if raw else None
+
+
+def _int(v: float | None) -> int | None:
+    if v is None or v < 1 or v > 1e9:
+        return None
+    return int(round(v))
+
+
+# ------------------------------------------------------------------ GPU counts
+
+COUNT_WORDS = r"(?:x|×|\*|张|块|台|个|片|卡|pcs)?"
+_BETWEEN = r"(?:(?:\d+\s?gb?|used|new|old|cheap|spare|rented|consumer|more|extra|of the|of them)\s+)?"
+_COUNT_BEFORE = re.compile(rf"(?<![\d.]){N}\s*{COUNT_WORDS}\s*{_BETWEEN}(?:(?:nvidia|英伟达|geforce|rtx|tesla)\s*)?(?:的\s*)?{GPU_PH}(?!\s*(?:\d+\s?gb?\s*)?(?:gpu[- ]?h|卡时|卡小时))", re.I)
+_COUNT_AFTER = re.compile(rf"{GPU_PH}\ue001?\s*(?:x|×|\*)\s*{N}(?![\d.])|{GPU_PH}\s*{N}\s*(?:张|块|台|卡|个|片)(?!\w)", re.I)
+_COUNT_BARE = re.compile(
+    rf"(?<![\d.]){N}\s*(?:x|×)?\s*(?:\d+\s?gb?\s+)?(?:(?:张|块|台|个|片)\s*(?:gpu|GPU|显卡|卡|算力卡)|卡(?![时])|(?:gpus|gpu|cards|graphics cards|devices|accelerators)\b(?![- ]?h))",
+    re.I,
+)
+_COUNT_ERROR_LIMIT = 1_000_000  # more GPUs than any cluster: a typo or an attack, never silently 1
+
+
+@dataclass
+class CountReading:
+    count: int | None
+    too_large: float | None = None  # the number written, when it is absurd
+
+
+def gpu_count(t: str) -> CountReading:
+    """How many GPUs: '4 张 4090', '8xA100', 'A100 x 8', 'A100 8卡', '8卡', '8 GPUs'."""
+    found: list[tuple[int, str]] = []
+    for m in _COUNT_BEFORE.finditer(t):
+        found.append((m.start(), m.group(1)))
+    for m in _COUNT_AFTER.finditer(t):
+        found.append((m.start(), m.group(2) or m.group(4)))
+    if not found:
+        for m in _COUNT_BARE.finditer(t):
+            found.append((m.start(), m.group(1)))
+    for _, raw in sorted(found):
+        v = _num(raw)
+        if v is None:
+            return CountReading(None, float("inf"))
+        if v >= _COUNT_ERROR_LIMIT:
+            return CountReading(None, v)
+        if v >= 1 and float(v).is_integer():
+            return CountReading(int(v))
+    return CountReading(None)
+
+
+# ------------------------------------------------------------------ memory
+
+MEM_UNIT = r"(?:gib|gb|g(?![a-z])|gigs?|gigabytes?)"
+_MEM = re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*{MEM_UNIT}(?:\s*(?:的)?\s*(?:显存|vram|memory|内存)?)?", re.I)
+_NOT_GPU_MEMORY = re.compile(
+    r"(?:系统内存|内存条|主机内存|cpu\s*内存|\bram\b|system memory|host memory|\bdisk\b|硬盘|磁盘|存储|ssd|nvme|数据集|dataset|"
+    r"checkpoint|权重文件|weights? (?:file|are|is)|model (?:file|is)|download|下载|带宽|bandwidth|网速|流量)",
+    re.I,
+)
+_NEED = re.compile(r"(?:need|needs|needed|require|requires|takes?|uses?|占用|需要|要|吃掉|consum)\w*\s*(?:about|around|~|约|大概)?\s*$", re.I)
+_USAGE = re.compile(r"(?:fit\w*|load\w*|runs?|running|ran|uses?|using|used|takes?|took|peak\w*|占用|用了|跑了|吃了)[^,.;，。]{0,24}(?:\bin|\bat|\bto|about|~|了|到)\s*$", re.I)
+_TOTAL_AFTER = re.compile(r"^\s*(?:total|in total|combined|altogether|overall|总共|一共|合计|总显存)", re.I)
+_FLOOR = re.compile(r"(?:at least|minimum|min\.?|more than|over|greater than|above|≥|>=|>|至少|不少于|大于|超过|起码)\s*$", re.I)
+_FLOOR_AFTER = re.compile(r"^\s*(?:\+|or more|and up|以上|及以上|或以上|起)", re.I)
+_HAVE = re.compile(r"(?:i have|we have|i've got|有|only|只有|my|our|with|手上|手头|手里|现有)", re.I)
+
+
+@dataclass
+class MemoryReading:
+    available_gib: float | None = None
+    min_memory_gb: float | None = None
+
+
+def memory(t: str) -> MemoryReading:
+    out = MemoryReading()
+    for m in _MEM.finditer(t):
+        v = _num(m.group(1))
+        if v is None or v <= 0 or v > 100_000:
+            continue
+        before = t[max(0, m.start() - 24) : m.start()]
+        after = t[m.end() : m.end() + 12]
+        window = t[max(0, m.start() - 8) : m.end() + 8]
+        # "A100 80GB" is the GPU's own memory, part of its name: skip figures glued to a GPU placeholder
+        if re.search(rf"{GPU_PH}\s*(?:\(|（)?\s*$", before) or re.match(r"^\s*(?:的)?\s*\ue000g", after):
+            continue
+        if _NOT_GPU_MEMORY.search(window) and not re.search(r"显存|vram|gpu memory", window, re.I):
+            continue
+        if _NEED.search(before) or _USAGE.search(before) or _TOTAL_AFTER.match(after):
+            continue
+        if _FLOOR.search(before) or _FLOOR_AFTER.match(after):
+            out.min_memory_gb = out.min_memory_gb or v
+            continue
+        if out.available_gib is None:
+            out.available_gib = v
+    return out
+
+
+# ------------------------------------------------------------------ money
+
+CNY_PRE = r"(?:¥|￥|rmb\s?|cny\s?|人民币\s?)"
+USD_PRE = r"(?:us\$|\$|usd\s?)"
+CNY_POST = r"(?:元|块钱|块|rmb\b|cny\b|yuan\b|人民币|软妹币|大洋)"
+USD_POST = r"(?:usd\b|dollars?\b|bucks\b|美元|美金|刀(?!片))"
+_MONEY = re.compile(
+    rf"(?P<pre>{CNY_PRE}|{USD_PRE})\s*{N}{MULT}\s*(?P<post>{CNY_POST}|{USD_POST})?"
+    rf"|(?<![A-Za-z0-9_.]){N}{MULT}\s*(?P<post2>{CNY_POST}|{USD_POST})",
+    re.I,
+)
+_BUDGET_WORD = re.compile(
+    r"(?:预算|budget|花费|开销|经费|成本|控制在|不超过|不要超过|以内|之内|under|below|less than|within|at most|max(?:imum)?|cap|afford|spend|up to|最多|顶多|只有|only have)",
+    re.I,
+)
+_BARE_BUDGET = re.compile(
+    rf"(?:预算|budget(?: is| of)?|花费|经费|控制在|不超过|最多|顶多|under|below|less than|at most|up to|spend|afford)\s*(?:是|为|大概|约|在|:|：)?\s*{N}{MULT}"
+    r"(?!\s*(?:gb|g\b|gib|tokens?|张|卡|小时|h\b|hours?|天|days?|b\b|亿|epochs?|轮|人|users?|个|ms\b|毫秒|s\b|秒|seconds?|qps|tok|concurrent|并发|%))",
+    re.I,
+)
+# "1.5w一个月", "2w/月", "20k/mo": an amount in 万/k with a period is money even without a currency
+_WAN_PERIOD = re.compile(rf"(?<![A-Za-z0-9_.]){N}\s?(w|W|万)(?![A-Za-z])")
+PERIOD_WORDS = [
+    ("hour", r"/\s*(?:h|hr|hour|小时|时)\b|/\s*(?:小时|时)|per hour|an hour|a hour|hourly|每小时|一小时|1小时|每个小时|每卡时|/卡时|一个小时|1个小时|每时"),
+    ("day", r"/\s*(?:day|天|日)|per day|a day|daily|每天|一天|1天|每日|一日"),
+    ("month", r"/\s*(?:mo|month|月)|per month|a month|monthly|/mth|每月|一个月|1个月|每个月|月租|包月|月预算|月均|p\.?m\.?\b"),
+    ("year", r"/\s*(?:yr|year|年)|per year|a year|yearly|annually|每年|一年|1年|年预算"),
+    ("job", r"whole job|entire job|the job|整个任务|整个项目|全部|总共|一共|in total|total|overall|总预算|for the (?:whole|entire) (?:run|training|project)|整个训练|训练总|总费用|all in"),
+]
+_PERIOD = [(per, re.compile(p, re.I)) for per, p in PERIOD_WORDS]
+
+
+def _currency(pre: str | None, post: str | None, mult: str | None) -> str | None:
+    token = (pre or post or "").lower()
+    if token:
+        if re.match(USD_PRE, token, re.I) or re.match(USD_POST, token, re.I):
+            return "USD"
+        return "CNY"
+    if mult in ("w", "W", "万", "千", "亿"):
+        return "CNY"  # amounts counted in 万 are RMB unless a currency is written
+    return None
+
+
+def _period_after(t: str, end: int) -> str | None:
+    after = t[end : end + 10].lstrip(" ,，")
+    for per, pattern in _PERIOD:
+        if pattern.match(after):
+            return per
+    return None
+
+
+def _period_near(t: str, start: int, end: int) -> str | None:
+    after = t[end : end + 14]
+    before = t[max(0, start - 14) : start]
+    for per, pattern in _PERIOD:
+        if pattern.match(after.lstrip(" ,，")) or re.match(r"^\s*(?:\)|）)?\s*" + pattern.pattern, after, re.I):
+            return per
+    for per, pattern in _PERIOD:
+        if pattern.search(before):
+            return per
+    return None
+
+
+@dataclass
+class MoneyReading:
+    amount: float
+    currency: str | None
+    per: str | None
+    budget_cue: bool
+    start: int
+    end: int
+
+
+def money_amounts(t: str) -> list[MoneyReading]:
+    out: list[MoneyReading] = []
+    taken: list[tuple[int, int]] = []
+    for m in _MONEY.finditer(t):
+        raw = m.group(2) or m.group(5)
+        mult = m.group(3) if m.group(2) else m.group(6)
+        v = _num(raw, mult)
+        if v is None or v <= 0:
+            continue
+        cur = _currency(m.group("pre"), m.group("post") or m.group("post2"), mult)
+        before = t[max(0, m.start() - 20) : m.start()]
+        out.append(MoneyReading(v, cur, _period_near(t, m.start(), m.end()), bool(_BUDGET_WORD.search(before)), m.start(), m.end()))
+        taken.append(m.span())
+    for m in _WAN_PERIOD.finditer(t):
+        s, e = m.start(1), m.end()
+        if any(a <= s < b for a, b in taken):
+            continue
+        v = _num(m.group(1), m.group(2))
+        per = _period_after(t, m.end(2))
+        if v and per:
+            out.append(MoneyReading(v, _currency(None, None, m.group(2)), per, True, s, e))
+            taken.append((s, e))
+    for m in _BARE_BUDGET.finditer(t):
+        s, e = m.start(1), m.end()
+        if any(a <= s < b for a, b in taken):
+            continue
+        v = _num(m.group(1), m.group(2))
+        if v is None or v <= 0:
+            continue
+        # a bare "under 20000" is a budget only when money is the topic: a period or a budget word must be there
+        per = _period_near(t, s, e)
+        cur = _currency(None, None, m.group(2))
+        out.append(MoneyReading(v, cur, per, True, s, e))
+    return sorted(out, key=lambda r: r.start)
+
+
+# ------------------------------------------------------------------ training data
+
+_SPEED = r"(?:\s*/\s*s(?:ec)?\b|\s*per\s+(?:second|sec)\b|\s*/\s*秒|\s*每秒|\s*/\s*user)"
+_TOKENS = re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:个\s*)?(?:tokens?|toks?\b|token数)(?!{_SPEED})", re.I)
+_PER_MILLION = re.compile(r"(?:per|/|每|一)\s*(?:1\s*)?$", re.I)
+_LENGTH_WORDS = re.compile(r"(?:input|output|prompt|completion|generat|context|ctx|上下文|输入|输出|生成|回复|提示|序列|seq|长度|length|每条|per request|each request|max_new|in\b|out\b)", re.I)
+_EPOCHS = re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(?:个\s*)?(?:epochs?\b|ep\b|轮(?!次请求)|遍)", re.I)
+_EPOCHS_PRE = re.compile(rf"(?:epochs?|num_train_epochs|训练轮数|轮数)\s*(?:=|:|：|为|是|of)?\s*{N}", re.I)
+
+
+def tokens(t: str) -> float | None:
+    for m in _TOKENS.finditer(t):
+        v = _num(m.group(1), m.group(2))
+        if v is None:
+            continue
+        window = t[max(0, m.start() - 18) : m.end() + 14]
+        if _PER_MILLION.search(t[max(0, m.start() - 6) : m.start()]):
+            continue  # "cost per million tokens" is a unit, not a dataset
+        if v < 1e6 and _LENGTH_WORDS.search(window):
+            continue  # "2k input tokens" is a length, not a dataset
+        if v >= 1e6 or (v >= 1e5 and re.search(r"dataset|data|train|数据|语料|corpus", window, re.I)):
+            return v
+    return None
+
+
+def epochs(t: str) -> float | None:
+    for pattern in (_EPOCHS, _EPOCHS_PRE):
+        m = pattern.search(t)
+        if m:
+            v = _num(m.group(1))
+            if v is not None and 0 < v <= 1000:
+                return v
+    return None
+
+
+# ------------------------------------------------------------------ sequence, batch, rank
+
+_SEQ_PRE = re.compile(
+    rf"(?:seq(?:uence)?[ _-]?len(?:gth)?|context(?:[ _-]?(?:length|window|len|size))?|ctx(?:[ _-]?len)?|max[_ ]?(?:seq[_ ]?)?len(?:gth)?|"
+    rf"cutoff_len|model_max_length|max_model_len|上下文(?:长度|窗口)?|序列长度|序列|文本长度)\s*(?:of|=|:|：|为|是|is|要|到|长度)?\s*(?:约|大概|~)?\s*{N}\s*(k|K)?",
+    re.I,
+)
+_SEQ_POST = re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*(?:tokens?\s*(?:of\s*)?)?(?:的\s*)?(?:context|ctx|上下文|序列长度|seq(?:uence)?(?:\s*len(?:gth)?)?|长文本|窗口)", re.I)
+_BATCH = re.compile(
+    rf"(?:per_device_train_batch_size|micro[_ -]?batch(?:[_ -]?size)?|batch[_ -]?size|\bbatch\b|\bbsz?\b|批大小|批次大小|批量大小|批量|batch_size)\s*(?:of|=|:|：|为|是|is|设为|设成|开到)?\s*{N}",
+    re.I,
+)
+_RANK = re.compile(rf"(?:lora[_ ]?rank|lora[_ ]?r\b|\brank\b|\blora_r\b|秩|\br)\s*(?:=|:|of|为|是|设为)?\s*{N}", re.I)
+
+
+def seq_len(t: str) -> int | None:
+    for pattern in (_SEQ_PRE, _SEQ_POST):
+        for m in pattern.finditer(t):
+            v = _int(_num(m.group(1), m.group(2), context_k=True))
+            if v and 16 <= v <= 10_000_000:
+                return v
+    return None
+
+
+def batch_size(t: str) -> int | None:
+    m = _BATCH.search(t)
+    v = _int(_num(m.group(1))) if m else None
+    return v if v and v <= 100_000 else None
+
+
+def lora_rank(t: str) -> int | None:
+    for m in _RANK.finditer(t):
+        if m.group(0).strip().lower().startswith("r") and "=" not in m.group(0) and not m.group(0).lower().startswith("rank"):
+            continue  # a bare "r 8" is not a rank; "r=8" is
+        v = _int(_num(m.group(1)))
+        if v and v <= 4096:
+            return v
+    return None
+
+
+# ------------------------------------------------------------------ time
+
+DURATION_UNITS = [
+    (r"(?:hours?|hrs?|h\b|小时|个小时|钟头)", 1.0),
+    (r"(?:days?|天|日(?!志|本|期))", 24.0),
+    (r"(?:weeks?|wks?|周(?!五|一|二|三|四|六|日|末)|星期(?![一二三四五六日天])|个星期|礼拜(?![一二三四五六日天]))", 168.0),
+    (r"(?:months?|个月|月(?!份))", 730.0),
+]
+_DURATION = [(re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*{unit}", re.I), f) for unit, f in DURATION_UNITS]
+_A_DURATION = re.compile(r"(?:\ba|\ban|one)\s+(hour|day|week|month)\b", re.I)
+_WITHIN = re.compile(r"(?:within|in|under|less than|no more than|by|before|不超过|少于|要在|得在|需要在)\s*(?:the next\s*)?$", re.I)
+_WITHIN_AFTER = re.compile(r"^\s*(?:内|之内|以内|以里|前|之前|里)(?:训完|跑完|完成|搞定|出结果|结束)?|^\s*(?:训完|跑完|完成|搞定|出结果)", re.I)
+_DEADLINE_WORDS = re.compile(r"(?:deadline|due|截止|ddl|交付|赶|来得及|finish|done|complete|ready|训完|跑完|完成)", re.I)
+_PER_DAY = re.compile(rf"{N}\s*(?:hours?|hrs?|h|小时|个小时)\s*(?:a|per|/|each)\s*day|(?:每天|一天|每日)\s*(?:用|跑|开|使用|训练|大概|约|只)?\s*{N}\s*(?:个)?(?:小时|h\b|hours?)", re.I)
+WEEKDAYS = {
+    "monday": "monday", "tuesday": "tuesday", "wednesday": "wednesday", "thursday": "thursday", "friday": "friday",
+    "saturday": "saturday", "sunday": "sunday", "mon": "monday", "tue": "tuesday", "wed": "wednesday", "thu": "thursday",
+    "fri": "friday", "sat": "saturday", "sun": "sunday",
+}
+ZH_WEEKDAYS = {"1": "monday", "一": "monday", "2": "tuesday", "二": "tuesday", "3": "wednesday", "三": "wednesday",
+               "4": "thursday", "四": "thursday", "5": "friday", "五": "friday", "6": "saturday", "六": "saturday",
+               "7": "sunday", "日": "sunday", "天": "sunday"}
+_WEEKDAY_EN = re.compile(r"\b(?:by|before|until|till|on|due|this|next)\s+(?:this\s+|next\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun)\b", re.I)
+_WEEKDAY_ZH = re.compile(r"(?:本|这|下)?(?:周|星期|礼拜)([1-7一二三四五六日天])\s*(?:之前|以前|前|内|结束前|下班前|交|要|得|必须)")
+_DATE = re.compile(r"(?:(\d{4})\s*[-/年]\s*)?(\d{1,2})\s*(?:月|[-/])\s*(\d{1,2})\s*(?:日|号)?\s*(?:之前|以前|前|截止)|(?:by|before|until|due)\s+(?:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})|(\d{4})-(\d{2})-(\d{2}))", re.I)
+_MONTHS = {m: i for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], 1)}
+
+
+@dataclass
+class TimeReading:
+    hours: float | None = None  # a usage duration
+    hours_per_day: float | None = None
+    deadline_hours: float | None = None
+    weekday: str | None = None
+    date: str | None = None
+
+
+_GPU_HOURS = re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:{GPU_PH}\s*(?:\d+\s?gb?\s*)?)?(?:gpu[- ]?hours?|gpu[- ]?hrs?|gpu[- ]?h\b|卡时|卡·时|卡小时|gpu\s*小时)", re.I)
+_ALWAYS_ON = re.compile(r"24\s*/\s*7|24x7|around the clock|全天候|24\s*小时不间断|一直开着|不关机|全天开", re.I)
+
+
+def time_slots(t: str, training: bool) -> TimeReading:
+    out = TimeReading()
+    if m := _GPU_HOURS.search(t):
+        v = _num(m.group(1), m.group(2))
+        if v and v > 0:
+            out.hours = v  # "500 L40S GPU-hours": hours to price, not a GPU count
+    if _ALWAYS_ON.search(t):
+        out.hours_per_day = 24.0
+    m = _PER_DAY.search(t)
+    per_day_span = None
+    if m:
+        v = _num(m.group(1) or m.group(2))
+        if v and 0 < v <= 24:
+            out.hours_per_day = v
+            per_day_span = m.span()
+    if m := _WEEKDAY_EN.search(t):
+        out.weekday = WEEKDAYS[m.group(1).lower()]
+    elif m := _WEEKDAY_ZH.search(t):
+        out.weekday = ZH_WEEKDAYS[m.group(1)]
+    if m := _DATE.search(t):
+        if m.group(2):
+            mm, dd = int(m.group(2)), int(m.group(3))
+            if 1 <= mm <= 12 and 1 <= dd <= 31:
+                out.date = (f"{m.group(1)}-" if m.group(1) else "") + f"{mm:02d}-{dd:02d}"
+        elif m.group(4):
+            out.date = f"{_MONTHS[m.group(4).lower()[:3]]:02d}-{int(m.group(5)):02d}"
+        elif m.group(6):
+            out.date = f"{m.group(6)}-{m.group(7)}-{m.group(8)}"
+    text = _A_DURATION.sub(lambda mm: f"1 {mm.group(1)}", t)
+    for pattern, factor in _DURATION:
+        for m in pattern.finditer(text):
+            if per_day_span and per_day_span[0] <= m.start() < per_day_span[1]:
+                continue
+            v = _num(m.group(1))
+            if v is None or v <= 0:
+                continue
+            hours = v * factor
+            before = text[max(0, m.start() - 22) : m.start()]
+            after = text[m.end() : m.end() + 10]
+            if re.search(r"(?:每|per|a|/)\s*$", before) or re.match(r"^\s*(?:old|ago|前的|之前的)", after):
+                continue
+            if re.search(r"(?:每天|一天|每日|a day|per day)\s*$", before):
+                continue
+            deadline = bool(_WITHIN.search(before) or _WITHIN_AFTER.match(after)) and (training or _DEADLINE_WORDS.search(text))
+            if deadline:
+                out.deadline_hours = out.deadline_hours or hours
+            elif re.search(r"(?:how long|多久|多长时间|几天|多少天)", text[m.start() - 30 : m.start()], re.I):
+                continue
+            elif out.hours is None and re.search(r"(?:for|over|跑|用|租|rent|run|use|训练?|train|开|持续|连续|usage|run it)\s*(?:about|around|~|约|大概|上|了|the next)?\s*$", before, re.I):
+                out.hours = hours
+            elif out.hours is None and re.match(r"^\s*(?:的)?\s*(?:usage|使用|时长|费用|多少钱|cost|price|rental|租用|租金)", after, re.I):
+                out.hours = hours
+    return out
+
+
+# ------------------------------------------------------------------ serving load
+
+_CONCURRENCY = [
+    re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:个\s*|路\s*)?(?:concurrent|simultaneous|parallel|并发|同时在线|在线并发)", re.I),
+    re.compile(rf"(?:concurrency|concurrent (?:users|requests|sessions)|并发(?:数|量|用户|请求)?|同时在线(?:人数)?|同时(?:使用|访问|请求)(?:的)?(?:人数|用户)?|max_num_seqs|--max-concurrency)\s*(?:of|=|:|：|为|是|is|约|大概|达到|在|要|上|有|~)?\s*(?:约|大概|~)?\s*{N}{MULT}", re.I),
+    re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:个)?\s*(?:users?|people|人|用户|个人)\s*(?:at (?:the same|once|a) time|at once|同时|concurrently|simultaneously|一起用|并发)", re.I),
+]
+_USERS = [
+    re.compile(rf"(?<![A-Za-z0-9_.$¥]){N}{MULT}\s*(?:个|位|名)?\s*(?:users?|people|employees|staff|colleagues|engineers|developers|students|customers|members|persons|同事|员工|人|用户|学生|客户|成员|开发者|研究员|名用户)(?![A-Za-z0-9_/])", re.I),
+    re.compile(rf"(?:team|group|company|lab|class) of\s*{N}", re.I),
+    re.compile(rf"(?:给|供|让)\s*{N}{MULT}\s*(?:个|位|名)?\s*(?:人|同事|用户|员工|学生)", re.I),
+]
+_RPD = [
+    re.compile(rf"(?:每天|每日|日均|一天|daily|per day|a day|/day)\s*(?:大概|约|有|要|需要|处理|接|~|about|around)?\s*{N}{MULT}\s*(?:次|个|条|笔)?\s*(?:请求|调用|对话|问答|query|queries|requests?|reqs?|calls?|conversations?|chats?)", re.I),
+    re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:次|个|条|笔)?\s*(?:请求|调用|对话|问答|queries|requests?|reqs?|calls?|conversations?|chats?|inferences?)\s*(?:a|per|/|each|every)\s*day", re.I),
+    re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:次|个|条)?\s*(?:请求|调用|requests?|reqs?|calls?)\s*/\s*(?:天|日|d\b)", re.I),
+    re.compile(rf"(?:日调用量|日请求量|daily (?:requests|volume|traffic)|日活请求)\s*(?:是|为|约|大概|:|：|of)?\s*{N}{MULT}", re.I),
+]
+_RATE = [
+    re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:qps|rps|req(?:uest)?s?\s*/\s*s(?:ec)?\b|requests? (?:per|a|/) ?(?:second|sec|s)\b|次\s*/\s*秒|个请求每秒|请求/秒|次每秒)", re.I),
+    re.compile(rf"(?:qps|rps|每秒(?:请求|调用)?(?:数|量)?|request rate|峰值)\s*(?:of|=|:|：|为|是|约|大概|达到|在|~)?\s*{N}{MULT}(?!\s*(?:tok|token|个token))", re.I),
+]
+_IN_LEN = [
+    re.compile(rf"(?:input|prompt|prefill|输入|提示词?|问题)\s*(?:length|len|长度|大概|约|平均|avg)?\s*(?:of|=|:|：|为|是|~|约|大概|在|average)?\s*(?:约|大概|平均|~)?\s*{N}\s*(k|K)?\s*(?:tokens?|toks?|个token|字)?", re.I),
+    re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*(?:tokens?\s*)?(?:in\b|input|prompt|输入)", re.I),
+]
+_OUT_LEN = [
+    re.compile(rf"(?:output|completion|generat\w*|response|answer|输出|生成|回复|回答)\s*(?:length|len|长度|大概|约|平均)?\s*(?:of|=|:|：|为|是|~|约|大概|在)?\s*(?:约|大概|平均|~)?\s*{N}\s*(k|K)?\s*(?:tokens?|toks?|个token|字)?", re.I),
+    re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*(?:tokens?\s*)?(?:out\b|output|输出|生成)", re.I),
+]
+_TTFT = re.compile(
+    rf"(?:ttft|time[- ]to[- ]first[- ]token|first[- ]token(?: latency| time)?|首字(?:延迟|时延|时间|响应)?|首\s*token(?:\s*(?:延迟|时延|时间))?|首包(?:延迟)?|latency|延迟|响应时间)"
+    rf"\s*(?:under|below|<|<=|≤|within|in|of|at most|小于|低于|不超过|控制在|在|要|需要|希望|要求)?\s*{N}\s*(ms|毫秒|s\b|secs?|seconds?|秒)",
+    re.I,
+)
+_TTFT_POST = re.compile(rf"{N}\s*(ms|毫秒|s|secs?|seconds?|秒)\s*(?:内|以内)?\s*(?:ttft|time to first token|first[- ]token|首字|首token|出首字)", re.I)
+_TPS_USER = re.compile(
+    rf"(?<![A-Za-z0-9_.]){N}\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|tokens? (?:per|a|/) ?(?:second|sec|s)\b|t/s|tps|token\s*/\s*秒|tokens\s*/\s*秒|个token每秒|字/秒|字每秒)"
+    rf"(?P<tail>\s*(?:per user|each user|/user|per stream|per request|for each user|每个?用户|每人|每路))?",
+    re.I,
+)
+_TPS_USER_CUE = re.compile(r"(?:per user|each user|every user|每个?用户|每人|每路|单用户|单个用户|at least|minimum|min\.?|至少|不低于|不少于|起码|>=|≥)", re.I)
+
+
+@dataclass
+class LoadReading:
+    concurrency: int | None = None
+    users: int | None = None
+    requests_per_day: float | None = None
+    request_rate: float | None = None
+    input_len: int | None = None
+    output_len: int | None = None
+    ttft_ms: float | None = None
+    tokens_per_s_per_user: float | None = None
+
+
+def _first(patterns: list[re.Pattern], t: str, *, context_k: bool = False) -> float | None:
+    for p in patterns:
+        for m in p.finditer(t):
+            if _PER_MILLION.search(t[max(0, m.start() - 6) : m.start()]) or re.match(r"\s*(?:million|1m\b|百万)", t[m.start() : m.start() + 9], re.I):
+                continue
+            v = _num(m.group(1), m.group(2) if p.groups >= 2 else None, context_k=context_k)
+            if v is not None and v > 0:
+                return v
+    return None
+
+
+def load(t: str) -> LoadReading:
+    out = LoadReading()
+    out.concurrency = _int(_first(_CONCURRENCY, t))
+    users = _int(_first(_USERS, t))
+    if users and users != out.concurrency:
+        out.users = users
+    out.requests_per_day = _first(_RPD, t)
+    out.request_rate = _first(_RATE, t)
+    out.input_len = _int(_first(_IN_LEN, t, context_k=True))
+    out.output_len = _int(_first(_OUT_LEN, t, context_k=True))
+    m = _TTFT.search(t) or _TTFT_POST.search(t)
+    if m:
+        v = _num(m.group(1))
+        if v:
+            out.ttft_ms = v if m.group(2).lower() in ("ms", "毫秒") else v * 1000
+    for m in _TPS_USER.finditer(t):
+        before = t[max(0, m.start() - 20) : m.start()]
+        if m.group("tail") or _TPS_USER_CUE.search(before):
+            out.tokens_per_s_per_user = _num(m.group(1))
+            break
+    return out
+
+
+# ------------------------------------------------------------------ model size
+
+_PARAMS = re.compile(
+    rf"(?<![A-Za-z0-9_.\-]){N}\s*(b|B|billion|m|M|million|亿|十亿|百亿|千亿|万亿)\s*(?:的)?\s*(?:参数量?|param(?:eter)?s?|模型|model|大模型|llm|dense|moe)?(?![A-Za-z0-9_\-]|\s*(?:tokens?|toks?|token))",
+    re.I,
+)
+
+
+def params(t: str) -> float | None:
+    for m in _PARAMS.finditer(t):
+        unit = m.group(2)
+        after = t[m.end() : m.end() + 10]
+        if re.match(r"^\s*(?:tokens?|toks?|个\s*token|token数|条|samples?|样本|examples?|次|requests?|词)", after, re.I):
+            continue
+        before = t[max(0, m.start() - 3) : m.start()]
+        if re.search(r"[$¥￥]\s*$", before):
+            continue
+        mult = {"billion": "B", "million": "M"}.get(unit.lower(), unit)
+        v = _num(m.group(1), mult)
+        if unit in ("m", "M", "million") and not re.search(r"param|参数|model|模型", m.group(0) + after, re.I):
+            continue  # "500M" alone is too often something else
+        if unit in ("亿", "十亿", "百亿", "千亿", "万亿") and not re.search(r"参数|模型|param|model|的", m.group(0) + after, re.I):
+            continue
+        if v is not None and 1e6 <= v <= 1e14:
+            return v
+    return None

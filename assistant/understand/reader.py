@@ -1,0 +1,382 @@
+"""One user turn -> a `Reading`: the typed `SlotUpdate`, the cue words found, the language, what was pasted.
+
+The reader is deterministic and reads a turn once: pasted material is split off
+and stripped of hidden content (`pasted.py`), numbers are normalised
+(`numbers.py`), catalog names are found by one automaton (`names.py`) and
+replaced by placeholders, and the slot patterns (`patterns.py`) and the word
+tables (`lexicon.yaml`) fill the update. Slots stated in pasted material count
+as the user's, but are listed in `Reading.pasted_slots` so that nothing pasted
+can back a catalog price or spec. The frame is decided afterwards
+(`frames.py`), because some slots depend on it (a question *about* spot states
+no billing).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import yaml
+from rapidfuzz import fuzz
+from rapidfuzz.distance import Levenshtein
+
+from assistant.understand import patterns as P
+from assistant.understand.language import language_of
+from assistant.understand.names import LEXICON_PATH, NameHit, NameMatcher, compact
+from assistant.understand.numbers import normalise
+from assistant.understand.pasted import SplitTurn, split_turn
+from assistant.understand.slots import Deadline, Money, SlotUpdate
+from tools.notes import Note
+
+_PLACEHOLDER = {"model": "m", "gpu": "g", "provider": "p", "instance": "i"}
+FUZZY_WORDS = {  # Latin keywords a typo should still reach (edit distance 1, or 2 for long words)
+    "finetune": "finetune", "finetuning": "finetune", "fine-tune": "finetune", "inference": "inference",
+    "pretrain": "pretrain", "pretraining": "pretrain", "deploy": "inference", "deployment": "inference",
+    "serving": "inference", "quantization": "quant", "quantized": "quant",
+}
+_MODEL_LIKE = re.compile(
+    r"(?<![A-Za-z0-9_.\-/])((?:[A-Za-z][A-Za-z0-9.]*[-_/])+[A-Za-z0-9.]*?(\d+(?:\.\d+)?)\s?[bB](?:[-_][A-Za-z0-9.]+)*"
+    r"|[A-Z][A-Za-z]*\d*(?:[.][0-9]+)?\s(?:[A-Z][A-Za-z0-9]*\s)?(\d+(?:\.\d+)?)[bB])(?![A-Za-z0-9_])"
+)
+_GPU_LIKE = re.compile(r"(?<![A-Za-z0-9_.])((?:rtx|gtx|rx)\s?\d{3,4}(?:\s?(?:ti|super|xt))?|[A-Z]{1,3}\d{2,4}[A-Za-z]?(?:-\d+G[B]?)?)(?![A-Za-z0-9_])", re.I)
+_NOT_MODEL_WORDS = {"a", "an", "the", "my", "our", "this", "that", "for", "with", "to", "on", "of", "and", "or", "is", "it",
+                    "about", "around", "need", "run", "train", "lora", "qlora", "llm", "model", "ai", "gpu", "vram", "use"}
+_NEGATIVE = re.compile(r"(?<![A-Za-z0-9_.\-])-\s?\$?\s?(\d+(?:\.\d+)?)\s*(?:[bBkKmM]\b|gb|GB|GiB|gpus?|GPUs?|张|卡|tokens?|hours?|小时|亿|dollars?|usd|USD|元|块|美元|per|/|a month|每月|epochs?|users?)"
+                       r"|(?:¥|\$)\s?-\s?(\d+)", re.I)
+_ZERO = re.compile(r"(?<![A-Za-z0-9_.])0\s*(?:parameters|params|B\b|GPUs?|张卡|个参数|张\s*\ue000g)", re.I)
+_ELLIPSIS = re.compile(
+    r"^\s*(?:and|what about|how about|what if|also|then|ok(?:ay)?,?\s*(?:and|now|what about)?|same (?:but|for|with)|now|instead|"
+    r"那|那么|换成|改成|如果|要是|假如|再|还有|那如果|换|改|用|只要|只看|就|而且)\b|[呢吗]\s*[？?]?\s*$",
+    re.I,
+)
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> dict[str, Any]:
+    data = yaml.safe_load(LEXICON_PATH.read_text(encoding="utf-8")) or {}
+    compiled: dict[str, Any] = {}
+    for table in ("mode", "precision", "billing", "region", "currency_words", "features", "retract", "frame_cues"):
+        compiled[table] = [(value, [re.compile(p, re.I) for p in pats]) for value, pats in (data.get(table) or {}).items()]
+    compiled["training_words"] = [re.compile(p, re.I) for p in data.get("training_words") or []]
+    compiled["topic_switch"] = [re.compile(p, re.I) for p in data.get("topic_switch") or []]
+    compiled["domain_words"] = [re.compile(p, re.I) for p in data.get("domain_words") or []]
+    return compiled
+
+
+def _first(table: list[tuple[str, list[re.Pattern]]], text: str) -> str | None:
+    for value, pats in table:
+        if any(p.search(text) for p in pats):
+            return value
+    return None
+
+
+def _all(table: list[tuple[str, list[re.Pattern]]], text: str) -> list[str]:
+    return [value for value, pats in table if any(p.search(text) for p in pats)]
+
+
+@dataclass
+class Prepared:
+    """One part of a turn (own words or pasted) ready for the patterns."""
+
+    text: str  # normalised, names replaced by placeholders
+    low: str
+    hits: list[NameHit]
+
+
+@dataclass
+class Reading:
+    update: SlotUpdate
+    language: str
+    cues: frozenset[str]
+    split: SplitTurn
+    elliptical: bool = False
+    task_words: bool = False  # the turn names a task (train, serve, rent …): a full question, not an ellipsis
+    topic_switch: bool = False  # "another question:", "另外问一下": a new, unrelated question
+    training: bool = False
+    in_domain: bool = False
+    pasted_slots: set[str] = field(default_factory=set)
+    unknown_model: str | None = None
+    unknown_gpu: str | None = None
+    problems: list[Note] = field(default_factory=list)
+    gpu_counts_by_key: dict[str, int] = field(default_factory=dict)
+    text: str = ""  # the normalised own words (for the k-NN step)
+
+
+class Reader:
+    """Reads turns against one catalog. Build once (compiles the name automaton), share."""
+
+    def __init__(self, matcher: NameMatcher):
+        self.matcher = matcher
+        self.lex = lexicon()
+        models = matcher.catalog.models.values()
+        # compact names of catalog models, with the size suffix they end with, for typo matching
+        self._model_sizes: list[tuple[str, str, str]] = []
+        for m in models:
+            for n in (m.key, m.name, *m.aliases):
+                c = compact(n)[0]
+                size = re.search(r"(\d+(?:\.\d+)?)b$", c)
+                if size:
+                    self._model_sizes.append((c, size.group(1), m.key))
+
+    # ------------------------------------------------------------------ public
+
+    def read(self, text: str) -> Reading:
+        split = split_turn(text)
+        own = self._prepare(split.own)
+        pasted = self._prepare(split.pasted) if split.pasted else None
+        update: dict[str, Any] = {}
+        pasted_slots: set[str] = set()
+        problems: list[Note] = []
+        counts: dict[str, int] = {}
+        for part, is_pasted in ((own, False), (pasted, True)):
+            if part is None:
+                continue
+            found = self._slots(part, problems, counts)
+            for k, v in found.items():
+                if k not in update and v is not None:
+                    update[k] = v
+                    if is_pasted:
+                        pasted_slots.add(k)
+        cue_text = own.low if own.low.strip() else (pasted.low if pasted else "")
+        cues = frozenset(_all(self.lex["frame_cues"], cue_text))
+        if pasted is not None and not own.low.strip():
+            cues |= {"pasted_only"}
+        if split.has_pasted or split.instructions:
+            update["pasted"] = True
+        if split.instructions:
+            update["pasted_instruction"] = True
+        unknown_model = update.pop("_unknown_model", None)
+        unknown_gpu = update.pop("_unknown_gpu", None)
+        training = any(p.search(own.low) for p in self.lex["training_words"]) or (
+            pasted is not None and any(p.search(pasted.low) for p in self.lex["training_words"])
+        )
+        in_domain = bool(own.hits or (pasted and pasted.hits)) or any(p.search(own.low) for p in self.lex["domain_words"])
+        language = language_of(split.own or text)
+        task_words = bool(update.get("mode")) or bool(cues & {"recommend", "memory", "feasibility", "time", "cost", "serving", "spec", "compare", "filter", "guidance"})
+        elliptical = bool(_ELLIPSIS.search(split.own)) and len(split.own) < (60 if language == "en" else 30)
+        topic_switch = any(p.search(split.own) for p in self.lex["topic_switch"])
+        return Reading(
+            topic_switch=topic_switch,
+            update=SlotUpdate.model_validate(update),
+            language=language,
+            cues=cues,
+            split=split,
+            elliptical=elliptical,
+            task_words=task_words,
+            training=training,
+            in_domain=in_domain,
+            pasted_slots=pasted_slots,
+            unknown_model=unknown_model,
+            unknown_gpu=unknown_gpu,
+            problems=problems,
+            gpu_counts_by_key=counts,
+            text=normalise(split.own or split.pasted),
+        )
+
+    # ------------------------------------------------------------------ steps
+
+    def _prepare(self, raw: str) -> Prepared:
+        text = normalise(raw)
+        hits = self.matcher.scan(text)
+        out, last, seen = [], 0, {"m": 0, "g": 0, "p": 0, "i": 0}
+        for h in hits:
+            kind = _PLACEHOLDER[h.kind]
+            out.append(text[last : h.start])
+            out.append(f"\ue000{kind}{seen[kind]}\ue001")
+            seen[kind] += 1
+            last = h.end
+        out.append(text[last:])
+        prepared = "".join(out)
+        return Prepared(prepared, prepared.lower(), hits)
+
+    def _slots(self, part: Prepared, problems: list[Note], counts: dict[str, int]) -> dict[str, Any]:
+        t, low, hits = part.text, part.low, part.hits
+        lex = self.lex
+        out: dict[str, Any] = {}
+        models = [h.key for h in hits if h.kind == "model"]
+        gpus = list(dict.fromkeys(h.key for h in hits if h.kind == "gpu"))
+        providers = list(dict.fromkeys(h.key for h in hits if h.kind == "provider"))
+        instances = [h.key for h in hits if h.kind == "instance"]
+        if models:
+            out["model"] = models[0]
+        else:
+            fuzzy = self._fuzzy_model(t)
+            if fuzzy:
+                out["model"] = fuzzy
+            else:
+                name, size = self._unknown_model(t)
+                if name:
+                    out["model_name"] = name
+                    out["_unknown_model"] = name
+                    if size:
+                        out["params"] = size
+        if "model" not in out and "params" not in out:
+            out["params"] = P.params(t)
+        if gpus:
+            out["gpus"] = gpus
+        else:
+            unknown = self._unknown_gpu(t)
+            if unknown:
+                out["_unknown_gpu"] = unknown
+        count = P.gpu_count(t)
+        if count.too_large is not None:
+            problems.append(Note.of("input.too_many_gpus", value=count.too_large if count.too_large != float("inf") else None))
+        out["gpu_count"] = count.count
+        mem = P.memory(t)
+        out["available_gib"] = mem.available_gib
+        out["min_memory_gb"] = mem.min_memory_gb
+        if instances:
+            out["instance"] = instances[0]
+            implied = {k.split("/", 1)[0] for k in instances}
+            providers = [p for p in providers if p not in implied and not any(i.startswith(p) for i in implied)]
+        if providers:
+            out["providers"] = providers
+        extra = self._variants_by_memory(t, hits)
+        if extra:
+            out["gpus"] = list(dict.fromkeys([*(out.get("gpus") or []), *extra]))
+
+        mode = self._mode(low)
+        out["mode"] = mode
+        precision = _first(lex["precision"], low)
+        if mode == "qlora" and precision in ("int4", "nf4"):
+            precision = None  # "4-bit LoRA" is QLoRA, not a precision
+        out["precision"] = precision
+        out["billing"] = _first(lex["billing"], low)
+        out["region"] = _first(lex["region"], low)
+        features = _all(lex["features"], low)
+        out["features"] = features or None
+        out["lora_rank"] = P.lora_rank(t)
+        out["seq_len"] = P.seq_len(t)
+        out["batch_size"] = P.batch_size(t)
+        out["tokens"] = P.tokens(t)
+        out["epochs"] = P.epochs(t)
+        training = mode not in (None, "inference") or any(p.search(low) for p in lex["training_words"])
+        times = P.time_slots(t, training)
+        out["hours"] = times.hours
+        out["hours_per_day"] = times.hours_per_day
+        if times.deadline_hours or times.weekday or times.date:
+            out["deadline"] = Deadline(hours=times.deadline_hours, weekday=times.weekday, date=times.date)
+        load = P.load(t)
+        for k in ("concurrency", "users", "requests_per_day", "request_rate", "input_len", "output_len", "ttft_ms", "tokens_per_s_per_user"):
+            out[k] = getattr(load, k)
+        if out.get("seq_len") and out.get("input_len") == out["seq_len"]:
+            out["input_len"] = None  # "4k context" read twice
+        budget = self._budget(t, low)
+        out["budget"] = budget
+        retract = _all(lex["retract"], low)
+        if retract:
+            out["retract"] = retract
+            for slot in retract:
+                if slot == "budget":
+                    out["budget"] = None
+        self._negatives(t, problems)
+        return out
+
+    def _variants_by_memory(self, t: str, hits: list[NameHit]) -> list[str]:
+        """'A100 40G vs 80G': a bare memory figure after 'vs/or/还是' names another variant of the same family."""
+        out: list[str] = []
+        gpus = [h for h in hits if h.kind == "gpu"]
+        if not gpus:
+            return out
+        family = re.sub(r"(?i)[-\s]?\d+\s?gb?$|[-\s]?(?:sxm\d?|pcie)$", "", gpus[-1].key)
+        for m in re.finditer(r"(?:vs\.?|versus|or|还是|和|与|对比|or the)\s*(\d{2,3})\s?gb?\b(?!\s*(?:ram|内存))", t, re.I):
+            size = float(m.group(1))
+            for g in self.matcher.catalog.gpus.values():
+                if g.key.startswith(family) and abs(g.memory_gb - size) < 1 and "PCIe" not in g.key:
+                    out.append(g.key)
+                    break
+        return out
+
+    def _mode(self, low: str) -> str | None:
+        table = dict(self.lex["mode"])
+        hit = {m: any(p.search(low) for p in pats) for m, pats in table.items()}
+        for word in re.findall(r"[a-z][a-z\-]{5,}", low):
+            target = _fuzzy_word(word)
+            if target in ("finetune", "pretrain", "inference"):
+                hit[target] = True
+        for m in ("qlora", "lora", "pretrain", "full"):
+            if hit.get(m):
+                if m == "lora" and hit.get("inference") and not hit.get("finetune"):
+                    return "inference"  # "serve with LoRA adapters"
+                return m
+        if hit.get("finetune"):
+            return "finetune"
+        if hit.get("inference"):
+            return "inference"
+        return None
+
+    def _budget(self, t: str, low: str) -> Money | None:
+        amounts = P.money_amounts(t)
+        if not amounts:
+            return None
+        best = next((a for a in amounts if a.budget_cue), amounts[0])
+        currency = best.currency
+        if currency is None:
+            currency = _first(self.lex["currency_words"], low)
+        return Money(amount=best.amount, currency=currency, per=best.per)
+
+    def _fuzzy_model(self, t: str) -> str | None:
+        """A catalog model written with a typo ("lamma 13b", "mistrel 7b"): same size, similar family name."""
+        for m in re.finditer(r"(?<![A-Za-z0-9_.])([A-Za-z][A-Za-z0-9.\-_ ]{1,24}?)[-_ ]?(\d+(?:\.\d+)?)\s?[bB](?![A-Za-z0-9_])", t):
+            family = compact(m.group(1))[0]
+            if not family or family in _NOT_MODEL_WORDS or len(family) < 3:
+                continue
+            cand = compact(m.group(0))[0]
+            size = m.group(2)
+            best, best_score = None, 0.0
+            digits = re.findall(r"\d+(?:\.\d+)?", cand)
+            for name, s, key in self._model_sizes:
+                if s != size or re.findall(r"\d+(?:\.\d+)?", name) != digits:
+                    continue  # a typo is in the letters: "qwen2 7b" is not "qwen 7b"
+                score = fuzz.ratio(cand, name)
+                if score > best_score:
+                    best, best_score = key, score
+            if best and best_score >= 84:
+                return best
+        return None
+
+    def _unknown_model(self, t: str) -> tuple[str | None, float | None]:
+        for m in _MODEL_LIKE.finditer(t):
+            surface = m.group(1).strip()
+            first = re.split(r"[-_/\s]", surface)[0].lower()
+            if first in _NOT_MODEL_WORDS or "\ue000" in surface:
+                continue
+            size_raw = m.group(2) or m.group(3)
+            try:
+                size = float(size_raw) * 1e9 if size_raw else None
+            except ValueError:
+                size = None
+            return surface, size
+        return None, None
+
+    def _unknown_gpu(self, t: str) -> str | None:
+        for m in _GPU_LIKE.finditer(t):
+            token = m.group(1)
+            if re.fullmatch(r"(?i)[a-z]{1,3}\d{2,4}[a-z]?", token) and not re.match(r"(?i)(rtx|gtx|rx|[ahlvtbkmp]|mi|gh|gb)", token):
+                continue
+            if re.fullmatch(r"(?i)(?:q|p|r|v|k|m|b|l)\d", token):
+                continue
+            if re.fullmatch(r"(?i)[a-z]\d{2,4}", token) and token[0].lower() in "ahlvbtpkm":
+                return token
+            if token.lower().startswith(("rtx", "gtx", "rx", "mi")):
+                return token
+        return None
+
+    def _negatives(self, t: str, problems: list[Note]) -> None:
+        m = _NEGATIVE.search(t)
+        if m:
+            problems.append(Note.of("input.negative", value=m.group(0).strip()))
+        elif _ZERO.search(t):
+            problems.append(Note.of("input.zero", value=_ZERO.search(t).group(0).strip()))
+
+
+def _fuzzy_word(word: str) -> str | None:
+    if word in FUZZY_WORDS:
+        return FUZZY_WORDS[word]
+    for target, value in FUZZY_WORDS.items():
+        limit = 2 if len(target) >= 9 else 1
+        if abs(len(word) - len(target)) <= limit and Levenshtein.distance(word, target, score_cutoff=limit) <= limit:
+            return value
+    return None

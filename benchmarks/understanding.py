@@ -1,0 +1,178 @@
+"""How well the reading layer understands real questions: frames, slots, routing, state — dev and held-out apart.
+
+    .venv/bin/python benchmarks/understanding.py > benchmarks/understanding.md
+
+* **dev** (tests/data/understanding/dev): 5-fold cross-validation by conversation — the frame models are
+  retrained without the fold, and the k-NN vote never sees the turn's own conversation (leave-one-out);
+* **held-out** (tests/data/understanding/heldout.yaml, frozen before tuning, errata applied): the shipped
+  models and bank, trained on all of dev.
+
+Targets (held-out): frame ≥ 95 %, slot micro-F1 ≥ 95 % and every slot ≥ 90 %, routing ≥ 95 %.
+Also timed: reading (slots + cues) and the k-NN step per turn.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+import yaml  # noqa: E402
+
+from assistant.evaluation.understanding import Conversation, Scores, evaluate, load_corpus  # noqa: E402
+from assistant.understand import Understanding, clean_update  # noqa: E402
+from assistant.understand.bank import ExampleBank  # noqa: E402
+from assistant.understand.features import featurize  # noqa: E402
+from assistant.understand.frames import FrameDecider  # noqa: E402
+from assistant.understand.model import FrameModel  # noqa: E402
+from assistant.understand.state import ConversationState  # noqa: E402
+
+DATA = ROOT / "tests" / "data" / "understanding"
+FOLDS = 5
+
+
+def apply_errata(conversations: list[Conversation]) -> list[Conversation]:
+    path = DATA / "errata.yaml"
+    if not path.exists():
+        return conversations
+    fixes = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    by_id = {c.id: c for c in conversations}
+    for fix in fixes:
+        conv = by_id.get(fix["id"].split("#")[0])
+        if conv is None:
+            continue
+        data = conv.model_dump(mode="json")
+        target = data
+        path_parts = fix["field"].split(".")
+        if "#" in fix["id"]:
+            target = data["turns"][int(fix["id"].split("#")[1])]
+        for part in path_parts[:-1]:
+            target = target.setdefault(part, {})
+        if fix.get("value") is None:
+            target.pop(path_parts[-1], None)
+        else:
+            target[path_parts[-1]] = fix["value"]
+        by_id[conv.id] = Conversation.model_validate(data)
+    return [by_id[c.id] for c in conversations]
+
+
+def table(rows: list[list[str]], header: list[str]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def summary(name: str, scores: dict[str, Scores]) -> list[list[str]]:
+    out = []
+    for lang in ("en", "zh", "all"):
+        s = scores[lang]
+        out.append([name, lang, str(s.turns), str(s.conversations), f"{s.frame_accuracy:.1%}", f"{s.slots.f1:.1%}",
+                    f"{s.routing_accuracy:.1%}", f"{s.state_accuracy:.1%}"])
+    return out
+
+
+def cross_validated_dev(u: Understanding, dev: list[Conversation], bank: ExampleBank) -> dict[str, Scores]:
+    """Retrain the frame models without each fold; score the fold with its own models."""
+    rows = []
+    for conv in dev:
+        state = ConversationState()
+        for n, turn in enumerate(conv.turns):
+            r = u.read(turn.text)
+            knn = bank.distribution(r.text, exclude=conv.id)
+            rows.append((conv.id, r, state, turn.frame, knn))
+            update = clean_update(r, turn.frame).model_copy(update={"starts_fresh": turn.slots.starts_fresh})
+            state = state.advance(update, turn.frame, pasted_slots=r.pasted_slots)
+    ids = sorted({c.id for c in dev})
+    fold_of = {c: i % FOLDS for i, c in enumerate(ids)}
+    x_fast = np.stack([featurize(r[1], r[2], None) for r in rows])
+    x_full = np.stack([featurize(r[1], r[2], r[4]) for r in rows])
+    y = [r[3] for r in rows]
+    merged: dict[str, Scores] | None = None
+    for fold in range(FOLDS):
+        train = np.array([fold_of[r[0]] != fold for r in rows])
+        fast = FrameModel.train(x_fast[train], [f for f, t in zip(y, train) if t])
+        full = FrameModel.train(x_full[train], [f for f, t in zip(y, train) if t])
+        fold_u = Understanding.__new__(Understanding)
+        fold_u.reader = u.reader
+        fold_u.decider = FrameDecider(bank, fast, full)
+        part = evaluate(fold_u, [c for c in dev if fold_of[c.id] == fold], leave_one_out=True, keep_failures=False)
+        merged = part if merged is None else _merge(merged, part)
+    return merged or {}
+
+
+def _merge(a: dict[str, Scores], b: dict[str, Scores]) -> dict[str, Scores]:
+    for lang in a:
+        x, y = a[lang], b[lang]
+        x.turns += y.turns
+        x.frames_right += y.frames_right
+        x.conversations += y.conversations
+        x.routes_right += y.routes_right
+        x.states_right += y.states_right
+        x.slots.tp += y.slots.tp
+        x.slots.fp += y.slots.fp
+        x.slots.fn += y.slots.fn
+        for k, v in y.per_slot.items():
+            x.per_slot[k].tp += v.tp
+            x.per_slot[k].fp += v.fp
+            x.per_slot[k].fn += v.fn
+        for k, v in y.confusion.items():
+            x.confusion[k] += v
+    return a
+
+
+def timings(u: Understanding, conversations: list[Conversation]) -> tuple[float, float, float]:
+    texts = [t.text for c in conversations for t in c.turns][:300]
+    read_ms, knn_ms = [], []
+    for text in texts:
+        t = time.perf_counter()
+        r = u.read(text)
+        read_ms.append((time.perf_counter() - t) * 1000)
+        if u.decider.bank is not None and r.text.strip():
+            t = time.perf_counter()
+            u.decider.bank.distribution(r.text)
+            knn_ms.append((time.perf_counter() - t) * 1000)
+    return statistics.median(read_ms), float(np.percentile(read_ms, 95)), statistics.median(knn_ms) if knn_ms else 0.0
+
+
+def main() -> int:
+    from knowledge.catalog import load_catalog
+    from knowledge.settings import Settings
+
+    dev = load_corpus(sorted((DATA / "dev").glob("*.yaml")))
+    heldout = apply_errata(load_corpus([DATA / "heldout.yaml"]))
+    u = Understanding(load_catalog(Settings.load()))
+    bank = u.decider.bank
+    dev_scores = cross_validated_dev(u, dev, bank)
+    held_scores = evaluate(u, heldout, leave_one_out=False, keep_failures=False)
+    print("# Understanding benchmark\n")
+    print("Generated by `benchmarks/understanding.py`. Dev: 5-fold cross-validation by conversation (k-NN leave-one-out);")
+    print("held-out: the frozen split (errata applied) against the shipped models. Targets on held-out: frame ≥ 95 %,")
+    print("slot micro-F1 ≥ 95 % and every slot ≥ 90 %, routing ≥ 95 %.\n")
+    print(table(summary("dev", dev_scores) + summary("held-out", held_scores),
+                ["split", "lang", "turns", "conversations", "frame", "slot micro-F1", "routing", "state"]))
+    print("\n## Per-slot F1\n")
+    names = sorted(set(dev_scores["all"].per_slot) | set(held_scores["all"].per_slot))
+    rows = []
+    for n in names:
+        d, h = dev_scores["all"].per_slot.get(n), held_scores["all"].per_slot.get(n)
+        rows.append([n, f"{d.f1:.1%} ({d.tp + d.fn})" if d else "—", f"{h.f1:.1%} ({h.tp + h.fn})" if h else "—"])
+    print(table(rows, ["slot", "dev F1 (labelled)", "held-out F1 (labelled)"]))
+    print("\n## Frame confusions (held-out, expected → read)\n")
+    conf = sorted(((k, v) for k, v in held_scores["all"].confusion.items() if k[0] != k[1]), key=lambda kv: -kv[1])[:15]
+    print(table([[f"{a} → {b}", str(v)] for (a, b), v in conf], ["confusion", "turns"]) if conf else "none")
+    p50, p95, knn = timings(u, dev)
+    print("\n## Speed\n")
+    print(table([["read a turn (slots + cues)", f"{p50:.2f} ms", f"{p95:.2f} ms"], ["k-NN vote (E5 query + bank)", f"{knn:.1f} ms", "—"]],
+                ["step", "p50", "p95"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

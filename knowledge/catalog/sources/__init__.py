@@ -1,0 +1,1 @@
+"""Copies of the source files the built-in data was rebuilt from (for provenance tests), data only."""

@@ -1,0 +1,1 @@
+"""Software-support rules (software.yaml), data only."""

@@ -1,0 +1,377 @@
+"""The serving estimator (tools/serving.py): formulas, load shapes, the inverse solve, errors, notes and properties."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from tools.domain import GIB, Billing, Currency
+from tools.errors import InputError
+from tools.messages import has_code, render
+from tools.serving import estimate_on_instance, estimate_serving, layouts, valid_tp
+from tools.serving_codes import CaveatCode, ServingCode, ServingError
+from tools.kv_cache import KvCode
+from tools.serving_perf import expert_fraction, touched_fraction, weight_bytes
+from tools.serving_profiles import BITS_PER_WEIGHT, PROFILES, TORCH_VISIBLE_FRACTION, Engine, WeightFormat
+from tools.serving_types import Load, LoadKind, ServingRequest
+
+
+@pytest.fixture(scope="module")
+def cat():
+    from knowledge.catalog import load_catalog
+    from knowledge.settings import Settings
+
+    return load_catalog(Settings.load())
+
+
+@pytest.fixture(scope="module")
+def fx():
+    from knowledge.settings import Settings
+
+    return Settings.load().exchange_rate
+
+
+def conc(n: int) -> Load:
+    return Load(kind=LoadKind.concurrency, value=n)
+
+
+# ------------------------------------------------------------------ weight formats
+
+
+@pytest.mark.parametrize(
+    "fmt, bits",
+    [
+        (WeightFormat.bf16, 16.0),
+        (WeightFormat.fp8, 8.0),
+        (WeightFormat.int4, 4.16),  # 4 bits + fp16 scale + 4-bit zero per group of 128
+        (WeightFormat.q4_k_m, 4.90),  # llama-quantize: 4.58 GiB for Llama-3-8B (8.03 B)
+        (WeightFormat.q5_k_m, 5.70),  # 5.33 GiB
+        (WeightFormat.q8_0, 8.52),  # 7.96 GiB
+        (WeightFormat.q4_0, 4.64),  # 4.34 GiB
+    ],
+)
+def test_bits_per_weight(fmt, bits):
+    assert BITS_PER_WEIGHT[fmt] == pytest.approx(bits, abs=0.01)
+
+
+def test_gguf_size_matches_llama_quantize(cat):
+    m = cat.model("llama-3-8b")
+    assert weight_bytes(m, WeightFormat.q4_k_m) / GIB == pytest.approx(4.58, abs=0.01)
+
+
+def test_awq_keeps_embeddings_in_16_bits(cat):
+    m = cat.model("llama-3-8b")
+    all_int4 = m.params * BITS_PER_WEIGHT[WeightFormat.int4] / 8
+    assert weight_bytes(m, WeightFormat.int4) > all_int4  # embeddings + LM head (2 × 128256 × 4096) at 2 bytes
+
+
+# ------------------------------------------------------------------ MoE
+
+
+@pytest.mark.parametrize(
+    "experts, active, batch, expected",
+    [
+        (8, 2, 1, 0.25),  # one token: exactly k of E
+        (8, 2, 2, 1 - 0.75**2),  # E·(1 − (1 − k/E)^B) / E
+        (128, 8, 1, 8 / 128),
+        (128, 8, 64, 1 - (1 - 8 / 128) ** 64),  # 98.4 % of Qwen3's experts at batch 64
+        (256, 8, 1000, 1.0),  # a big batch touches all of them
+    ],
+)
+def test_touched_experts(experts, active, batch, expected):
+    assert touched_fraction(experts, active, batch) == pytest.approx(expected, abs=1e-9)
+
+
+def test_expert_fraction(cat):
+    m = cat.model("qwen3-30b-a3b")
+    e, k = m.moe_experts, m.moe_active_experts
+    per_expert = (m.params - m.active_params) / (e - k)
+    assert expert_fraction(m) == pytest.approx(e * per_expert / m.params)
+    assert expert_fraction(cat.model("llama-3-8b")) == 0.0
+
+
+def test_moe_decode_reads_fewer_weights_at_batch_one(cat):
+    m = cat.model("qwen3-30b-a3b")
+    one = estimate_serving(m, cat.gpu("H100"), ServingRequest(gpus=1, input_len=100, output_len=100))
+    assert one.decode.weights_ms < 0.2 * one.weights_gib * GIB / (cat.gpu("H100").memory_bandwidth_gbps * 1e6)
+    assert any(n.code == ServingCode.moe.value for n in one.assumptions)
+
+
+# ------------------------------------------------------------------ memory
+
+
+def test_vllm_pool_by_hand(cat):
+    """79.65 GiB × 0.9947 visible × 0.9 − 14.96 GiB weights − 0.25 GiB − activation peak of an 8,192-token step."""
+    m, g = cat.model("llama-3-8b"), cat.gpu("H100")
+    est = estimate_serving(m, g, ServingRequest(gpus=1, input_len=1000, output_len=100))
+    activation = (8192 * 6.0 * (4096 + 14336) + 1024 * 128256 * 4) / GIB
+    pool = g.usable_memory_gib * TORCH_VISIBLE_FRACTION * 0.9 - m.params * 2 / GIB - 0.25 - activation
+    assert est.kv_cache_gib == pytest.approx(pool, rel=1e-6)
+    assert est.kv_cache_tokens == int(pool * GIB / (128 * 1024) // 16 * 16)  # whole 16-token blocks
+
+
+def test_sglang_uses_its_static_fraction(cat):
+    m, g = cat.model("llama-3-8b"), cat.gpu("H100")
+    est = estimate_serving(m, g, ServingRequest(gpus=1, engine=Engine.sglang, input_len=1000, output_len=100))
+    assert est.usable_gib == pytest.approx(g.usable_memory_gib * TORCH_VISIBLE_FRACTION * 0.88)
+
+
+def test_fp8_kv_doubles_tokens(cat):
+    m, g = cat.model("llama-3.1-8b"), cat.gpu("H100")
+    a = estimate_serving(m, g, ServingRequest(gpus=1))
+    b = estimate_serving(m, g, ServingRequest(gpus=1, kv_precision="fp8"))
+    assert b.kv_cache_tokens == pytest.approx(2 * a.kv_cache_tokens, rel=1e-3)
+    assert any(n.code == CaveatCode.kv_fp8.value for n in b.caveats)
+
+
+# ------------------------------------------------------------------ loads
+
+
+def test_request_rate_and_requests_per_day_agree(cat):
+    m, g = cat.model("qwen2.5-7b"), cat.gpu("L40S")
+    per_day = estimate_serving(m, g, ServingRequest(gpus=1, load=Load(kind=LoadKind.requests_per_day, value=86_400)))
+    rate = estimate_serving(m, g, ServingRequest(gpus=1, load=Load(kind=LoadKind.request_rate, value=3.0)))
+    assert per_day.req_s == pytest.approx(rate.req_s)  # 86,400 a day × peak factor 3 = 3 req/s
+    note = next(n for n in per_day.assumptions if n.code == ServingCode.peak_factor.value)
+    assert note.params["peak_factor"] == 3.0 and note.params["default"] is True
+
+
+def test_saturated_rate(cat):
+    m, g = cat.model("qwen2.5-7b"), cat.gpu("L4")
+    est = estimate_serving(m, g, ServingRequest(gpus=1, load=Load(kind=LoadKind.request_rate, value=500.0)))
+    assert est.saturated and not est.ok
+    assert est.req_s <= est.max_req_s * 1.0001
+    assert any(n.code == CaveatCode.saturated.value for n in est.caveats)
+
+
+def test_static_batch(cat):
+    m, g = cat.model("llama-3-8b"), cat.gpu("A100-80GB")
+    est = estimate_serving(m, g, ServingRequest(gpus=1, input_len=512, output_len=128, load=Load(kind=LoadKind.batch, value=8)))
+    assert est.concurrency == 8
+    assert est.e2e_ms == pytest.approx(est.ttft_ms + 127 * est.decode.step_ms)
+
+
+def test_default_load_and_lengths_are_stated(cat):
+    est = estimate_serving(cat.model("llama-3-8b"), cat.gpu("H100"), ServingRequest(gpus=1))
+    codes = [n.code for n in est.assumptions]
+    assert ServingCode.load_default.value in codes and ServingCode.lengths_default.value in codes
+    assert (est.input_len, est.output_len) == (1024, 256)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"kind": "concurrency"}, "needs a value"),
+        ({"kind": "concurrency", "value": 2.5}, "whole number"),
+        ({"kind": "request_rate", "value": 1, "peak_factor": 2}, "requests_per_day only"),
+        ({"kind": "batch", "value": 0}, "greater than 0"),
+    ],
+)
+def test_load_validation(kwargs, message):
+    with pytest.raises(ValidationError, match=message):
+        Load(**kwargs)
+
+
+# ------------------------------------------------------------------ layouts and errors
+
+
+def test_valid_tp(cat):
+    m = cat.model("llama-3-8b")  # 32 heads, 8 KV heads
+    assert [tp for tp in range(1, 17) if valid_tp(m, tp)] == [1, 2, 4, 8, 16]
+
+
+def test_layouts_split_replicas_tp_pp(cat):
+    req = ServingRequest()
+    got = {(l.replicas, l.tp, l.pp) for l in layouts(cat.model("llama-3-8b"), 8, req)}
+    assert {(8, 1, 1), (4, 2, 1), (2, 4, 1), (1, 8, 1)} <= got
+
+
+@pytest.mark.parametrize(
+    "model, gpu, kwargs, code",
+    [
+        ("llama-3-8b", "H100", {"gpus": 3, "tp": 2}, ServingError.tp_not_dividing_gpus),  # 2 does not divide 3
+        ("llama-3-8b", "H100", {"gpus": 3, "tp": 3}, ServingError.tp_not_dividing_heads),  # 3 ∤ 32 heads
+        ("llama-3.1-405b", "RTX-4090", {"gpus": 1}, ServingError.weights_fit_nowhere),
+        ("bert-large", "H100", {"gpus": 1}, ServingError.not_decoder),
+        ("llama-3-8b", "H100", {"gpus": 16, "nodes": 1}, ServingError.nodes_mismatch),
+    ],
+)
+def test_errors(cat, model, gpu, kwargs, code):
+    with pytest.raises(InputError) as info:
+        estimate_serving(cat.model(model), cat.gpu(gpu), ServingRequest(**kwargs))
+    assert info.value.note is not None and info.value.note.code == code.value
+    assert str(info.value)  # one English line for the CLI
+
+
+def test_error_names_the_fix(cat):
+    with pytest.raises(InputError, match=r"raise --gpus|--weights fp8"):
+        estimate_serving(cat.model("llama-3.1-405b"), cat.gpu("RTX-4090"), ServingRequest(gpus=1))
+
+
+def test_kv_short_gives_fits_false_and_the_nearest_layout(cat):
+    m, g = cat.model("llama-3.1-70b"), cat.gpu("H100")
+    req = ServingRequest(gpus=2, weights="fp8", input_len=8000, output_len=1000, load=conc(200))
+    est = estimate_serving(m, g, req)
+    assert est.weights_fit and not est.fits
+    assert 0 < est.max_concurrency < 200
+    assert est.nearest_layout is not None and est.nearest_layout.gpus > 2
+    assert any(n.code == CaveatCode.kv_short.value for n in est.caveats)
+
+
+def test_inverse_solve(cat):
+    """The 72B question from the issue: 50 users with 4k context."""
+    m, g = cat.model("qwen2.5-72b"), cat.gpu("H100")
+    est = estimate_serving(m, g, ServingRequest(input_len=4096, output_len=512, load=conc(50)))
+    assert est.ok and est.gpus >= 2 and est.max_concurrency >= 50
+    assert est.gpus == est.replicas * est.tp * est.pp
+    assert any(n.code == ServingCode.layout_solved.value for n in est.assumptions)
+    smaller = estimate_serving(m, g, ServingRequest(gpus=est.gpus - 1, input_len=4096, output_len=512, load=conc(50)),
+                               allow_no_fit=True) if est.gpus > 1 else None
+    assert smaller is None or not smaller.ok
+
+
+def test_solve_meets_latency_targets(cat):
+    m, g = cat.model("llama-3.1-8b"), cat.gpu("L4")
+    est = estimate_serving(m, g, ServingRequest(input_len=2000, output_len=300, load=conc(32), min_tokens_per_user=20,
+                                                ttft_ms=2000))
+    assert est.meets_tokens_per_user and est.meets_ttft
+
+
+def test_targets_missed_are_caveats(cat):
+    est = estimate_serving(cat.model("llama-3.1-8b"), cat.gpu("L4"),
+                           ServingRequest(gpus=1, load=conc(1), min_tokens_per_user=500, ttft_ms=1))
+    codes = [n.code for n in est.caveats]
+    assert CaveatCode.misses_tokens_per_user.value in codes and CaveatCode.misses_ttft.value in codes
+    assert est.nearest_layout is None or est.nearest_layout.gpus > 1
+
+
+# ------------------------------------------------------------------ cost
+
+
+def test_cost_per_million(cat):
+    est = estimate_serving(cat.model("qwen2.5-7b"), cat.gpu("L40S"),
+                           ServingRequest(gpus=1, load=conc(16), price_per_hour=2.0, currency=Currency.USD))
+    assert est.cost_per_million_output_tokens_at_load == pytest.approx(2.0 / (est.output_tok_s * 3600) * 1e6)
+    assert est.cost_per_million_output_tokens_at_max == pytest.approx(2.0 / (est.max_output_tok_s * 3600) * 1e6)
+    assert est.cost_per_million_output_tokens_at_max <= est.cost_per_million_output_tokens_at_load
+
+
+def test_estimate_on_instance(cat, fx):
+    row = next(i for i in cat.instances if i.gpu == "H100" and i.gpu_count == 8 and i.price(Billing.on_demand))
+    est = estimate_on_instance(cat.model("llama-3.1-70b"), cat.gpu("H100"), row, ServingRequest(load=conc(64)), fx)
+    price = row.price(Billing.on_demand)
+    assert est.gpus == 8 and est.instance == row.key
+    assert est.price_per_hour == pytest.approx(price.per_hour) and est.currency == price.currency
+    assert est.cost_per_million_output_tokens_at_load == pytest.approx(price.per_hour / (est.output_tok_s * 3600) * 1e6)
+    cny = estimate_on_instance(cat.model("llama-3.1-70b"), cat.gpu("H100"), row, ServingRequest(load=conc(64)), fx,
+                               currency=Currency.CNY)
+    assert cny.price_per_hour == pytest.approx(fx.convert(price.per_hour, price.currency, Currency.CNY))
+
+
+def test_instance_too_small_is_a_near_miss_not_an_error(cat, fx):
+    row = next(i for i in cat.instances if i.gpu == "L40S" and i.gpu_count == 1)
+    est = estimate_on_instance(cat.model("llama-3.1-405b"), cat.gpu("L40S"), row, ServingRequest(), fx)
+    assert not est.weights_fit and not est.fits
+
+
+# ------------------------------------------------------------------ caveats and notes
+
+
+@pytest.mark.parametrize(
+    "weights, gpu, code, needle",
+    [
+        ("fp8", "H100", CaveatCode.quality_recovery, "arXiv:2411.02355"),
+        ("int8", "H100", CaveatCode.quality_recovery, "arXiv:2411.02355"),
+        ("int4", "H100", CaveatCode.quality_perplexity, "AWQ"),
+        ("q4_k_m", "RTX-4090", CaveatCode.quality_perplexity, "llama-quantize"),
+    ],
+)
+def test_quantised_formats_state_their_quality_cost(cat, weights, gpu, code, needle):
+    est = estimate_serving(cat.model("llama-3.1-8b"), cat.gpu(gpu), ServingRequest(gpus=1, weights=weights))
+    note = next(n for n in est.caveats if n.code == code.value)
+    assert needle in render(note, "en") and needle in render(note, "zh")
+
+
+def test_fp8_without_fp8_tensor_cores(cat):
+    est = estimate_serving(cat.model("llama-3.1-8b"), cat.gpu("A100-80GB"), ServingRequest(gpus=1, weights="fp8"))
+    assert any(n.code == CaveatCode.fp8_weight_only.value for n in est.caveats)
+
+
+def test_every_code_has_both_languages():
+    for enum in (ServingCode, CaveatCode, ServingError, KvCode):
+        for code in enum:
+            assert has_code(code.value), code
+
+
+@pytest.mark.parametrize("engine", [e.value for e in Engine])
+def test_every_emitted_note_renders(cat, engine):
+    est = estimate_serving(cat.model("qwen3-30b-a3b"), cat.gpu("H100"),
+                           ServingRequest(gpus=2, engine=engine, weights="fp8", load=conc(8), ttft_ms=1))
+    for note in est.assumptions + est.caveats:
+        en, zh = render(note, "en"), render(note, "zh")
+        assert en and zh and "{" not in en and "{" not in zh
+    assert est.calibrated == PROFILES[Engine(engine)].calibrated
+    if not est.calibrated:
+        assert any(n.code == ServingCode.engine_uncalibrated.value for n in est.assumptions)
+
+
+def test_result_is_plain_json(cat):
+    est = estimate_serving(cat.model("llama-3-8b"), cat.gpu("H100"), ServingRequest(gpus=1))
+    data = est.model_dump(mode="json", context={"lang": "zh"})
+    assert data["assumptions"][0]["text"] and math.isfinite(data["output_tok_s"])
+
+
+# ------------------------------------------------------------------ properties
+
+MODELS = ["llama-3-8b", "qwen2.5-7b", "qwen3-30b-a3b", "mistral-7b"]
+GPUS = ["H100", "A100-80GB", "L40S", "RTX-4090"]
+FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@FAST
+@given(model=st.sampled_from(MODELS), gpu=st.sampled_from(GPUS), engine=st.sampled_from(["vllm", "sglang", "trtllm"]),
+       in_len=st.integers(16, 4096), out_len=st.integers(2, 1024), users=st.integers(2, 512))
+def test_more_concurrency_never_below_batch_one(cat, model, gpu, engine, in_len, out_len, users):
+    base = dict(gpus=1, engine=engine, input_len=in_len, output_len=out_len)
+    one = estimate_serving(cat.model(model), cat.gpu(gpu), ServingRequest(**base, load=conc(1)), allow_no_fit=True)
+    many = estimate_serving(cat.model(model), cat.gpu(gpu), ServingRequest(**base, load=conc(users)), allow_no_fit=True)
+    assert many.total_tok_s >= one.total_tok_s * (1 - 1e-9)
+
+
+@FAST
+@given(model=st.sampled_from(MODELS), gpu=st.sampled_from(GPUS), factor=st.floats(1.0, 4.0), users=st.integers(1, 64))
+def test_more_bandwidth_never_slows_decode(cat, model, gpu, factor, users):
+    g = cat.gpu(gpu)
+    faster = g.model_copy(update={"memory_bandwidth_gbps": g.memory_bandwidth_gbps * factor})
+    req = ServingRequest(gpus=1, input_len=512, output_len=128, load=conc(users))
+    slow = estimate_serving(cat.model(model), g, req, allow_no_fit=True)
+    fast = estimate_serving(cat.model(model), faster, req, allow_no_fit=True)
+    assert fast.decode.step_ms <= slow.decode.step_ms * (1 + 1e-9)
+    assert fast.tpot_ms <= slow.tpot_ms * (1 + 1e-9)
+
+
+@FAST
+@given(model=st.sampled_from(MODELS), gpu=st.sampled_from(GPUS), out_len=st.integers(1, 2000), extra=st.integers(1, 2000),
+       users=st.integers(1, 64))
+def test_longer_outputs_never_cost_less_per_request(cat, model, gpu, out_len, extra, users):
+    def cost_per_request(n: int) -> float:
+        est = estimate_serving(cat.model(model), cat.gpu(gpu),
+                               ServingRequest(gpus=1, input_len=256, output_len=n, load=conc(users), price_per_hour=1.0,
+                                              currency=Currency.USD), allow_no_fit=True)
+        return 1.0 / (est.req_s * 3600)  # price per hour ÷ requests served per hour
+
+    assert cost_per_request(out_len + extra) >= cost_per_request(out_len) * (1 - 1e-9)
+
+
+def test_llamacpp_splits_layers_not_tensors(cat):
+    """llama.cpp's default --split-mode layer: one pipeline stage per GPU, each token passes every stage."""
+    est = estimate_serving(cat.model("llama-3-70b"), cat.gpu("RTX-3090"),
+                           ServingRequest(gpus=2, engine="llamacpp", weights="q4_k_m"))
+    assert (est.tp, est.pp) == (1, 2)
+    one_gpu_time = est.weights_gib * 2 * GIB / (cat.gpu("RTX-3090").memory_bandwidth_gbps * 1e6)
+    assert est.decode.weights_ms >= one_gpu_time * 0.99  # no speed-up from the second GPU
+    assert any(n.code == ServingCode.pp_latency.value for n in est.assumptions)

@@ -1,0 +1,130 @@
+"""Price age, the exchange rate's age, what a price covers and where it comes from (codes from tools.price_age).
+
+Params (see `tools.price_age.PriceAge`): ``state`` fresh|stale|undated, ``as_of`` '2026-07-20' or '2026-10'
+(None: undated), ``date_precision`` day|month|approximate, ``inferred`` (the date is our inference),
+``months`` whole months elapsed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tools.messages.format import Formatter
+
+STATE = {"fresh": ("fresh", "较新"), "stale": ("stale", "已过时"), "undated": ("undated", "无日期")}
+PART = {
+    "compute": ("compute", "算力"),
+    "system_disk": ("system disk", "系统盘"),
+    "data_disk": ("data disk", "数据盘"),
+    "local_ssd": ("the fixed local SSD", "固定本地 SSD"),
+    "bandwidth": ("bandwidth", "公网带宽"),
+}
+GRADE = {
+    "official": ("official list price", "官方刊例价"),
+    "user": ("your own price", "你提供的价格"),
+    "third_party": ("third-party report", "第三方报道"),
+    "marketplace": ("marketplace sample", "市场挂单样本"),
+}
+
+
+def _zh(f: Formatter) -> int:
+    return 1 if f.zh else 0
+
+
+def _date(p: dict[str, Any], f: Formatter) -> str:
+    if not p.get("as_of"):
+        return "日期未知" if f.zh else "date unknown"
+    text = str(p["as_of"])
+    if p.get("date_precision") == "approximate":
+        text = f"约 {text}" if f.zh else f"about {text}"
+    if p.get("inferred"):
+        text += "（推断）" if f.zh else " (inferred)"
+    return text
+
+
+def _months(n: Any, f: Formatter) -> str:
+    n = int(n or 0)
+    if f.zh:
+        return "本月" if n == 0 else f"{n} 个月前"
+    return "this month" if n == 0 else f"{n} month old" if n == 1 else f"{n} months old"
+
+
+def _summary(p: dict[str, Any], f: Formatter) -> str:
+    state = p.get("state")
+    if state == "undated" or not p.get("as_of"):
+        return "日期未知（来源未注明日期）" if f.zh else "date unknown (the source gives no date)"
+    date = _date(p, f)
+    age = _months(p.get("months"), f)
+    if p.get("date_precision") == "approximate":  # "about 2026-10 (inferred), 2 months old"
+        if state == "stale":
+            return f"{date}，已过时（{age}）" if f.zh else f"{date}, stale ({age})"
+        return f"{date}，{age}" if f.zh else f"{date}, {age}"
+    lead = f"{date} 的价格" if f.zh else f"as of {date}"
+    if state == "stale":
+        return f"{lead}，已过时（{age}）" if f.zh else f"{lead}, stale ({age})"
+    return f"{lead}（{age}）" if f.zh else f"{lead} ({age})"
+
+
+def _rate(p: dict[str, Any], f: Formatter) -> str:
+    rate = f.g(p.get("usd_cny"))
+    kind = ("内置汇率" if f.zh else "built-in rate") if p.get("builtin") else ("配置的汇率" if f.zh else "configured rate")
+    date = _date(p, f)
+    age = _months(p.get("months"), f)
+    if f.zh:  # no "1 USD": a template adds no figure that is not a param
+        text = f"美元兑人民币汇率 {rate}（{kind}，{date}，{age}"
+        return text + ("，已过时：可设置 GPU_ADVISOR_USD_CNY 为当前汇率）" if p.get("state") == "stale" else "）")
+    text = f"USD/CNY rate {rate} ({kind} as of {date}, {age}"
+    return text + ("; stale: set GPU_ADVISOR_USD_CNY to a current rate)" if p.get("state") == "stale" else ")")
+
+
+def _parts(names: list[str], f: Formatter) -> str:
+    words = [PART.get(n, (n, n))[_zh(f)] for n in names]
+    if f.zh:
+        return "、".join(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _covers(p: dict[str, Any], f: Formatter) -> str:
+    includes = [n for n in p.get("includes") or [] if n != "compute"]
+    excludes = list(p.get("excludes") or [])
+    sizes = {"system_disk": p.get("system_disk_gb"), "data_disk": p.get("data_disk_gb")}
+    if f.zh:
+        head = "仅含算力（GPU、CPU、内存）" if not includes else "含算力及 " + "、".join(
+            (f"{f.g(sizes[n])} GB " if sizes.get(n) else "") + PART.get(n, (n, n))[1] for n in includes)
+        more = [("更多" if n in includes else "") + PART.get(n, (n, n))[1] for n in excludes]
+        tail = "；" + "、".join(more) + (" 另计" if more and more[-1][-1].isascii() else "另计") if excludes else ""
+        return head + tail
+    if not includes:
+        head = "compute only (GPU, CPU, RAM)"
+    else:
+        head = "includes " + _parts_sized(includes, sizes, f)
+    if excludes:
+        more = [("more " + PART[n][0]) if n in includes else PART.get(n, (n, n))[0] for n in excludes]
+        tail = "; " + (more[0] if len(more) == 1 else ", ".join(more[:-1]) + " and " + more[-1]) + " billed separately"
+    else:
+        tail = ""
+    return head + tail
+
+
+def _parts_sized(names: list[str], sizes: dict[str, Any], f: Formatter) -> str:
+    words = [(f"a {f.g(sizes[n])} GB " if sizes.get(n) else "") + PART.get(n, (n, n))[0] for n in names]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _source(p: dict[str, Any], f: Formatter) -> str:
+    provider = (p.get("provider_zh") or p.get("provider")) if f.zh else p.get("provider")
+    grade = GRADE.get(str(p.get("grade")), (str(p.get("grade")), str(p.get("grade"))))[_zh(f)]
+    if f.zh:
+        return f"价格来源：{provider} {grade}（{p.get('source')}），{_summary(p, f)}。"
+    return f"Price source: {provider}, {grade} ({p.get('source')}), {_summary(p, f)}."
+
+
+MESSAGES: dict = {
+    "price_age.state": (lambda p, f: STATE.get(str(p.get("state")), (str(p.get("state")),) * 2)[0],
+                        lambda p, f: STATE.get(str(p.get("state")), (str(p.get("state")),) * 2)[1]),
+    "price_age.date": (_date, _date),
+    "price_age.summary": (_summary, _summary),
+    "price_age.rate": (_rate, _rate),
+    "price_age.covers": (_covers, _covers),
+    "price_age.source": (_source, _source),
+}

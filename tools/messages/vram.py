@@ -1,0 +1,226 @@
+"""The memory estimator: assumptions (`VramCode`), formulas (`FormulaCode`), breakdown components."""
+
+from __future__ import annotations
+
+from tools.messages.format import Formatter
+
+
+def _p(p: dict, zh: bool) -> str:
+    """' (bf16)' / '（bf16）' when the component has a precision."""
+    if not p.get("precision"):
+        return ""
+    return f"（{p['precision']}）" if zh else f" ({p['precision']})"
+
+
+def _component(en: str, zh: str, detail_en: str = "", detail_zh: str = ""):
+    """A component label with its precision: 'weights (frozen base, bf16)' / '冻结底座权重（bf16）'."""
+
+    def render_en(p: dict, f: Formatter) -> str:
+        inside = ", ".join(x for x in (detail_en, p.get("precision") or "") if x)
+        return f"{en} ({inside})" if inside else en
+
+    def render_zh(p: dict, f: Formatter) -> str:
+        inside = "，".join(x for x in (detail_zh, p.get("precision") or "") if x)
+        return f"{zh}（{inside}）" if inside else zh
+
+    return render_en, render_zh
+
+
+COMPONENTS = {
+    "component.weights": _component("weights", "权重"),
+    "component.weights_frozen": _component("weights", "权重", "frozen base", "冻结底座"),
+    "component.adapter_weights": _component("adapter weights", "LoRA 适配器权重"),
+    "component.adapter_gradients": _component("gradients", "梯度", "adapters", "适配器"),
+    "component.gradients": _component("gradients", "梯度"),
+    "component.optimizer_states": _component("optimizer states", "优化器状态"),
+    "component.master_weights": _component("master weights", "主权重"),
+    "component.autocast_copies": _component("weights", "权重", "autocast copies", "autocast 副本"),
+    "component.fp8_copies": _component("weights", "权重", "fp8 copies, Transformer Engine", "Transformer Engine fp8 副本"),
+    "component.dequant_buffer": _component("dequantisation buffer", "反量化缓冲区"),
+    "component.ddp_buckets": _component("DDP gradient buckets", "DDP 梯度桶"),
+    "component.gathered_layers": _component("gathered layers", "聚合中的层", "ZeRO-3/FSDP", "ZeRO-3/FSDP"),
+    "component.activations": _component("activations", "激活值"),
+    "component.activations_checkpointed": _component("activations", "激活值", "checkpointed layer inputs", "检查点保存的层输入"),
+    "component.activations_recomputed": _component("activations", "激活值", "one layer recomputed", "重算的一层"),
+    "component.working_set": _component("activations", "激活值", "one layer working set + logits", "单层工作集 + logits"),
+    "component.kv_cache": _component("KV cache", "KV cache"),
+    "component.logits": _component("logits + loss", "logits + loss", "output layer", "输出层"),
+    "component.fragmentation": _component("allocator fragmentation", "显存分配器碎片"),
+    "component.cuda_context": _component("CUDA context + framework", "CUDA 上下文 + 框架"),
+}
+
+
+def _weights(scheme_en: str, scheme_zh: str):
+    return (
+        "{precision} weights: {bits_per_weight:.3f} bits per linear-layer weight incl. quantisation constants "
+        f"({scheme_en}); embeddings/LM head ({{embedding_params:big}} params) kept in 16-bit",
+        "{precision} 权重：线性层每个权重 {bits_per_weight:.3f} bit（含量化常数；" + scheme_zh
+        + "）；词嵌入/LM head（{embedding_params:big} 参数）保持 16 bit",
+    )
+
+
+def _lora(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        targets = f.term("targets", p["targets"])
+        a = p["adapter_precision"]
+        if zh:
+            why = "纯 16 bit 训练" if p.get("pure_half") else "PEFT 默认"
+            return (f"LoRA rank {p['rank']}，作用于{targets} → 可训练参数 {f.big(p['trainable_params'])}"
+                    f"（占 {f.pct(p['trainable_fraction'])}）；适配器为 {a}（{why}）")
+        why = "pure 16-bit training" if p.get("pure_half") else "PEFT default"
+        return (f"LoRA rank {p['rank']} on {targets} → {f.big(p['trainable_params'])} trainable params "
+                f"({f.pct(p['trainable_fraction'])}); adapters in {a} ({why})")
+
+    return render
+
+
+def _sharded(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        extra = "".join(x for x in ((f", tp={p['tp']}" if (p.get("tp") or 1) > 1 else ""),
+                                    (f", pp={p['pp']}" if (p.get("pp") or 1) > 1 else "")))
+        name = f.term("sharding", p["sharding"])
+        if zh:
+            return f"{name}，{p['dp']} 个数据并行 rank{extra}"
+        return f"{name} over {p['dp']} data-parallel ranks{extra}"
+
+    return render
+
+
+def _logits(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        n = p["bytes_per_logit"]
+        if zh:
+            how = "分块/融合 loss" if p.get("chunked") else "HF Trainer 默认 loss：完整 fp32 logits；torchtune/LitGPT/Unsloth 的分块 loss 约为 4 字节"
+            return f"输出层：每个 logit {n} 字节 × 序列长度 × batch × 词表（{how}）"
+        how = ("chunked/fused loss" if p.get("chunked")
+               else "HF Trainer default loss: full fp32 logits; a chunked loss as in torchtune/LitGPT/Unsloth keeps about 4 B")
+        return f"output layer: {n} B per logit × seq × batch × vocab ({how})"
+
+    return render
+
+
+def _optimizer(en_full: str, en_half: str, zh_full: str, zh_half: str):
+    return (lambda p, f: en_half if p.get("half") else en_full, lambda p, f: zh_half if p.get("half") else zh_full)
+
+
+ASSUMPTIONS = {
+    "vram.weights_nf4": _weights("bitsandbytes 4-bit, blocksize 64, double quantisation as in the QLoRA paper",
+                                 "bitsandbytes 4-bit，块大小 64，QLoRA 论文中的双重量化"),
+    "vram.weights_int4": _weights("GPTQ/AWQ group size 128: fp16 scale + 4-bit zero per group",
+                                  "GPTQ/AWQ 分组 128：每组一个 fp16 缩放因子 + 4-bit 零点"),
+    "vram.weights_8bit": _weights("per-row/per-tensor scales negligible", "逐行/逐张量的缩放因子可忽略"),
+    "vram.precision_default": ("precision {precision} assumed", "假设精度为 {precision}"),
+    "vram.precision_default_qlora": ("precision {precision} assumed (QLoRA 4-bit base, bf16 compute)",
+                                     "假设精度为 {precision}（QLoRA 4-bit 底座，bf16 计算）"),
+    "vram.seq_len_default": ("sequence length {seq_len} assumed", "假设序列长度为 {seq_len}"),
+    "vram.seq_len_model_max": ("sequence length {seq_len} assumed (the model's maximum context)",
+                               "假设序列长度为 {seq_len}（模型的最大上下文）"),
+    "vram.seq_len_over_max": ("sequence length {seq_len} exceeds {model}'s max context {max_context} (needs RoPE scaling)",
+                              "序列长度 {seq_len} 超过 {model} 的最大上下文 {max_context}（需要 RoPE 扩展）"),
+    "vram.checkpointing_default": ("gradient checkpointing full assumed (HF gradient_checkpointing=True)",
+                                   "假设开启完整梯度检查点（HF gradient_checkpointing=True）"),
+    "vram.batch_default_training": ("batch size {batch_size} assumed (micro-batch per GPU)",
+                                    "假设 batch size 为 {batch_size}（每卡 micro-batch）"),
+    "vram.batch_default_inference": ("batch size {batch_size} assumed (one sequence)", "假设 batch size 为 {batch_size}（单条序列）"),
+    "vram.shape_assumed": (
+        "{model}: shape assumed from the parameter count ({layers} layers, hidden {hidden}, {heads} heads, "
+        "GQA {kv_heads} KV heads, vocab {vocab}), interpolated from published Llama shapes",
+        "{model}：结构按参数量推断（{layers} 层，隐藏维度 {hidden}，{heads} 个注意力头，GQA {kv_heads} 个 KV 头，"
+        "词表 {vocab}），由已公开的 Llama 结构插值得到",
+    ),
+    "vram.shape_missing": ("{model}: layer count/hidden size missing in the catalog; a standard decoder shape was assumed",
+                           "{model}：目录中缺少层数/隐藏维度，按标准解码器结构估算"),
+    "vram.inference_tp": ("inference over {gpus} GPUs assumed tensor-parallel (tp={tp}, as vLLM's tensor_parallel_size)",
+                          "{gpus} 卡推理按张量并行估算（tp={tp}，同 vLLM 的张量并行设置）"),
+    "vram.sharding_ignored": ("{sharding:sharding} sharding ignored for inference (no optimizer or gradients to shard)",
+                              "推理不使用 {sharding:sharding} 分片（没有优化器状态和梯度可分）"),
+    "vram.moe_active": ("MoE: {active_params:big} of {params:big} parameters active per token (compute and activations); "
+                        "all experts' weights are resident",
+                        "MoE：每个 token 激活 {params:big} 参数中的 {active_params:big}（计算量和激活值）；全部专家权重常驻显存"),
+    "vram.moe_resident": ("MoE: all {experts} experts' weights resident on the GPUs", "MoE：全部 {experts} 个专家的权重常驻显存"),
+    "vram.overhead": ("CUDA context + framework {context_gib:g} GiB per GPU and {slack_fraction:pct} allocator fragmentation "
+                      "on top of the tensors (PyTorch caching allocator)",
+                      "每卡另计 CUDA 上下文 + 框架 {context_gib:g} GiB，以及张量之外 {slack_fraction:pct} 的显存分配器碎片"
+                      "（PyTorch 缓存分配器）"),
+    "vram.offload_ram": ("CPU offload: about {cpu_gib:gib} of host RAM per GPU moved off the GPU",
+                         "CPU offload：每卡约 {cpu_gib:gib} 移到主机内存"),
+    "vram.profile_inference": ("activations from the measured profile ({reference}; {source}) × batch {batch_size}; "
+                               "measured for training, so an upper bound for inference",
+                               "激活值取自实测数据（每样本）× batch {batch_size}；该数据在训练时测得，推理时为上界"),
+    "vram.profile_training": ("activations from the measured profile ({reference}; {source}) × batch {batch_size}",
+                              "激活值取自实测数据（每样本）× batch {batch_size}"),
+    "vram.profile_no_checkpointing": ("gradient checkpointing not modelled for profiled (non-transformer) models",
+                                      "实测数据的（非 Transformer）模型不计梯度检查点"),
+    "vram.encoder_no_kv": ("encoder model: no KV cache", "编码器模型：没有 KV cache"),
+    "vram.encoder_head": ("encoder model: small task head assumed (no vocabulary logits; MLM pretraining would add them)",
+                          "编码器模型：假设任务头很小（没有词表 logits；掩码语言模型（MLM）预训练会增加这部分）"),
+    "vram.sliding_window": ("sliding window {window_tokens}: KV cache holds {window_tokens} tokens, not {seq_len}",
+                            "滑动窗口 {window_tokens}：KV cache 只保存 {window_tokens} 个 token，而不是 {seq_len} 个"),
+    "vram.kv_mla": ("KV cache: MLA latent {kv_lora_rank} + RoPE key {rope_dim} per token per layer",
+                    "KV cache：MLA，每层每个 token 存 {kv_lora_rank} 维潜向量 + {rope_dim} 维 RoPE 键"),
+    "vram.kv_heads": ("KV cache: {attention}, 2 × {kv_heads} KV heads × {head_dim} per token per layer, "
+                      "{tokens} tokens × batch {batch_size}",
+                      "KV cache：{attention}，每层每个 token 2 × {kv_heads} 个 KV 头 × {head_dim} 维，{tokens} 个 token × batch {batch_size}"),
+    "vram.ddp_assumed": ("{dp}-way data parallel assumed replicated (DDP); ZeRO-2, ZeRO-3 or FSDP would shard it",
+                         "{dp} 路数据并行按完整副本（DDP）估算；ZeRO-2、ZeRO-3 或 FSDP 可以分片"),
+    "vram.lora_adapters": (_lora(False), _lora(True)),
+    "vram.fp32_training": ("fp32 training: weights, gradients and optimizer states all fp32 (4 B/param each)",
+                           "fp32 训练：权重、梯度和优化器状态都是 fp32（每参数各 4 B）"),
+    "vram.pure_half": ("pure {precision} training (no master weights): weights, gradients and optimizer states in 16-bit, "
+                       "no fp32 master copy",
+                       "纯 {precision} 训练（无主权重）：权重、梯度和优化器状态都是 16 bit，没有 fp32 主权重副本"),
+    "vram.deepspeed_layout": ("mixed precision, DeepSpeed layout (ZeRO paper §3.1): 16-bit weights 2 + 16-bit grads 2 + "
+                              "fp32 master 4 + optimizer states per param",
+                              "混合精度，DeepSpeed 布局（ZeRO 论文 §3.1）：每参数 16 bit 权重 2 + 16 bit 梯度 2 + fp32 主权重 4 + 优化器状态"),
+    "vram.amp_layout": ("mixed precision, HF Trainer/torch AMP layout (HF 'model memory anatomy'): fp32 weights 4 + 16-bit "
+                        "autocast copies 2 + fp32 grads 4 + optimizer states per param",
+                        "混合精度，HF Trainer/torch AMP 布局（HF 显存构成文档）：每参数 fp32 权重 4 + 16 bit autocast 副本 2 + "
+                        "fp32 梯度 4 + 优化器状态"),
+    "vram.fp8_training": ("fp8 training: bf16 mixed precision plus Transformer Engine fp8 weight copies; activations kept 16-bit",
+                          "fp8 训练：bf16 混合精度，另加 Transformer Engine 的 fp8 权重副本；激活值保持 16 bit"),
+    "vram.cpu_offload": (
+        lambda p, f: "CPU offload: optimizer states, fp32 master weights and gradients on the CPU"
+        + ("; parameters too (ZeRO-3/FSDP), only the gathered layers on the GPU" if p.get("params_too") else ""),
+        lambda p, f: "CPU offload：优化器状态、fp32 主权重和梯度放在 CPU 上"
+        + ("；参数也在 CPU 上（ZeRO-3/FSDP），GPU 上只有聚合中的层" if p.get("params_too") else ""),
+    ),
+    "vram.ddp_buckets": ("DDP keeps a gradient-sized all-reduce bucket copy (gradient_as_bucket_view=False, the PyTorch default)",
+                         "DDP 额外保存一份与梯度同样大小的 all-reduce 缓冲桶（gradient_as_bucket_view=False，PyTorch 默认）"),
+    "vram.sharded": (_sharded(False), _sharded(True)),
+    "vram.model_parallel": ("weights/gradients/optimizer split over tp×pp = {ranks} model-parallel ranks",
+                            "权重/梯度/优化器状态切分到 tp×pp = {ranks} 个模型并行 rank"),
+    "vram.adamw": _optimizer("AdamW: 2 states (m, v) per param in fp32 (8 B)", "AdamW: 2 states (m, v) per param in 16-bit",
+                             "AdamW：每参数 2 个状态（m、v），fp32（8 B）", "AdamW：每参数 2 个状态（m、v），16 bit"),
+    "vram.adamw8bit": ("8-bit AdamW (bitsandbytes): 2 B/param of optimizer states", "8-bit AdamW（bitsandbytes）：优化器状态每参数 2 B"),
+    "vram.adafactor": ("Adafactor: 4 B/param assumed (HF single-GPU training guide: 'slightly more than 4 bytes')",
+                       "Adafactor：按每参数 4 B 估算（HF 单卡训练指南：略多于 4 字节）"),
+    "vram.sgd": _optimizer("SGD with momentum: one state per param in fp32 (4 B)", "SGD with momentum: one state per param in 16-bit",
+                           "带动量的 SGD：每参数 1 个状态，fp32（4 B）", "带动量的 SGD：每参数 1 个状态，16 bit"),
+    "vram.pipeline_activations": ("pipeline parallel (1F1B): first stage holds activations of pp micro-batches = all layers' worth",
+                                  "流水线并行（1F1B）：第一段保存 pp 个 micro-batch 的激活值，相当于全部层"),
+    "vram.logits": (_logits(False), _logits(True)),
+}
+
+FORMULAS = {
+    "formula.profile": ("activations = measured bytes per sample × batch ({source})", "激活值 = 实测每样本字节数 × batch"),
+    "formula.kv_cache": ("KV cache = 2 · layers · kv_heads · head_dim · tokens · batch · bytes "
+                         "(MLA: (kv_lora_rank + qk_rope_head_dim) · layers · tokens · batch · bytes)",
+                         "KV cache = 2 · 层数 · kv_heads · head_dim · token 数 · batch · 字节数"
+                         "（MLA：(kv_lora_rank + qk_rope_head_dim) · 层数 · token 数 · batch · 字节数）"),
+    "formula.activations": (
+        lambda p, f: "activations per layer = s·b·(4h + 12h [two norms, fp32 upcast] + (4·q_dim + 4·kv_dim + 8i [gated MLP] or 4i)/t"
+        + (" + 5·a·s/t" if p.get("attention_scores") else "")
+        + ") bytes — Korthikanti et al. 2022 (arXiv:2205.05198) eq. 1-2 counted term by term for the model's shape "
+        "(GQA, SwiGLU), no dropout masks",
+        lambda p, f: "每层激活值 = s·b·(4h + 12h [两个归一化层，fp32 上转] + (4·q_dim + 4·kv_dim + 8i [门控 MLP] 或 4i)/t"
+        + (" + 5·a·s/t" if p.get("attention_scores") else "")
+        + ") 字节 —— Korthikanti et al. 2022（arXiv:2205.05198）式 1-2，按模型结构（GQA、SwiGLU）逐项计算，不含 dropout 掩码",
+    ),
+    "formula.flash": ("FlashAttention removes the 5·a·s² attention-score term", "FlashAttention 去掉了 5·a·s² 注意力分数项"),
+    "formula.recompute": ("full recomputation keeps 2·s·b·h per layer + one layer's working set",
+                          "完整重算每层只保留 2·s·b·h，外加一层的工作集"),
+    "formula.logits": ("output layer {bytes_per_logit}·s·b·V ({fused_bytes} in Korthikanti §4.3 for a fused loss)",
+                       "输出层 {bytes_per_logit}·s·b·V（融合 loss 为 {fused_bytes}，见 Korthikanti §4.3）"),
+}
+
+MESSAGES: dict = {**COMPONENTS, **ASSUMPTIONS, **FORMULAS}

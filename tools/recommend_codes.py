@@ -1,0 +1,70 @@
+"""Codes of the recommender: option reasons and warnings, near-miss reasons, assumptions, layouts,
+host and interconnect checks, and suggestion outcomes. Rendered by tools/messages/recommend.py.
+
+Params carry units in their names (`needed_gib`, `price_per_hour` + `currency`, `vcpu_per_gpu`);
+enum values (billing, grade, region, sharding) are passed as their values.
+"""
+
+from __future__ import annotations
+
+from tools.notes import NoteCode
+
+
+class RecommendCode(NoteCode):
+    # ---- why an option was chosen (Option.reasons)
+    option_fit = "option.fit"  # nodes, gpu_count, gpu, needed_gib, usable_gib, headroom_gib, layout (note)
+    option_price = "option.price"  # price_per_hour, monthly, currency, billing, nodes, grade, as_of
+    option_converted = "option.converted"  # from_currency, rate (fx.rate note)
+    option_cheaper_spot = "option.cheaper_spot"  # price_per_hour, currency
+    option_unpriced = "option.unpriced"
+    option_time = "option.time"  # hours, days, gpus, mfu, throughput_tps (tokens/s), job_cost, currency, spot
+    option_mainland = "option.mainland"  # region
+    option_within_budget = "option.within_budget"  # cost, budget, currency, period
+    # ---- warnings on an option (Option.warnings)
+    warn_no_bf16 = "warn.no_bf16"  # gpu
+    warn_export_fleet = "warn.export_fleet"  # gpu
+    warn_pcie_slow = "warn.pcie_slow"  # layout (note)
+    warn_vgpu = "warn.vgpu"  # fraction, gpu, usable_gib
+    warn_no_time = "warn.no_time"  # error (note)
+    # ---- host and interconnect (recommend_host)
+    host_thin = "host.thin"  # vcpu_per_gpu, min_vcpu, ram_gb_per_gpu, min_ram_gb (the failing ones; None when fine)
+    interconnect = "link.interconnect"  # gpus_linked (nvlink | pcie | None: one GPU), infiniband, network_gbps
+    # ---- why not (Rejection.reason; kind in comments)
+    reject_export = "reject.export"  # export: gpu, gpu_name
+    reject_region = "reject.region"  # region: region
+    reject_fit = "reject.fit"  # fit: needed_gib, gpu, usable_gib, short_gib, layout (note)
+    reject_fit_error = "reject.fit_error"  # fit: error (note)
+    reject_network = "reject.network"  # network: nodes, gpus_per_node, instance
+    reject_bf16 = "reject.bf16"  # bf16: gpu
+    reject_fp8 = "reject.fp8"  # fp8: gpu
+    reject_billing = "reject.billing"  # billing: billing, listed (billing values)
+    reject_budget = "reject.budget"  # budget: cost, budget, currency, period, over_fraction
+    reject_pcie = "reject.pcie"  # pcie: layout (note)
+    # ---- how the job is spread (Plan.how, Option.layout); single_gpu_gib = why one GPU is not enough
+    layout_one_gpu = "layout.one_gpu"
+    layout_need_one_gpu = "layout.need_one_gpu"  # a raw memory need on one GPU
+    layout_need_replicated = "layout.need_replicated"  # gpus
+    layout_need_split = "layout.need_split"  # needed_gib, gpus
+    layout_user = "layout.user"  # sharding, tp, pp, gpus
+    layout_replicas = "layout.replicas"  # gpus, training
+    layout_zero3 = "layout.zero3"  # gpus, single_gpu_gib
+    layout_tensor_parallel = "layout.tensor_parallel"  # tp, pp, gpus, single_gpu_gib
+    # ---- assumptions (Recommendation.assumptions)
+    skipped_unknown_gpu = "rec.skipped_unknown_gpu"  # instances
+    currency_default = "rec.currency_default"  # currency, region
+    gpus_ignored = "rec.gpus_ignored"
+    billing_default = "rec.billing_default"
+    monthly_hours = "rec.monthly_hours"  # hours
+    no_time_inference = "rec.no_time_inference"
+    spot_rework = "rec.spot_rework"  # interruptions_per_day, checkpoint_hours, restart_hours
+    converted = "rec.converted"  # rate (fx.rate note)
+    region_cn = "rec.region_cn"
+    unpriced_last = "rec.unpriced_last"
+    multi_node = "rec.multi_node"
+    # ---- suggestion outcomes (Suggestion.outcome); best/also are suggest.option notes
+    suggest_option = "suggest.option"  # provider, instance, nodes, gpu_count, gpu, needed_gib, cost, currency, period
+    suggest_raise_budget = "suggest.raise_budget"  # best
+    suggest_fits = "suggest.fits"  # options, budget (bool), best
+    suggest_over_budget = "suggest.over_budget"  # budget, currency, best, also (or None)
+    suggest_fits_on = "suggest.fits_on"  # best
+    suggest_none = "suggest.none"  # tried (ChangeKind values)

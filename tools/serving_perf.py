@@ -1,0 +1,459 @@
+"""The physics of one serving layout: memory pool, decode step, prefill, and the load on top.
+
+Decode step (one token for every sequence in the batch, per replica)::
+
+    t_mem     = (weights touched + the batch's KV cache) / (bandwidth × efficiency × format factor)
+    t_compute = 2 · N_active · B / (tp · peak · decode_mfu)
+    t_step    = pp · max(t_mem, t_compute) per stage  +  step overhead  +  layers · per-layer launch overhead
+                +  B · per-sequence CPU time (scheduling, sampling)  +  2 · layers all-reduces (tp > 1)
+
+MoE layers read only the experts the batch touches: of E experts with k per token, a batch of B tokens
+touches E · (1 − (1 − k/E)^B) per layer (each expert missed by every token with probability
+(1 − k/E)^B), so the expert bytes scale by 1 − (1 − k/E)^B; the attention and shared weights are read
+in full. Pipeline stages split the batch into `pp` micro-batches: capacity grows, per-token latency
+does not (each token still passes every stage).
+
+Prefill of one prompt of L tokens: 2 · N_active · L (+ 2 · layers · L² · q_dim for causal attention)
+FLOPs at the prefill MFU, and at least one read of the weights per chunk of the engine's step budget.
+
+Queueing model. Prefills share the GPU with decode steps. Over a long run the GPU spends
+B · t_prefill + L_out · t_step to finish B requests, so a replica with B sequences in flight completes
+λ = B / (L_out · t_step + B · t_prefill + t_request) requests per ms (t_request: the engine's per-request
+work outside the GPU). A new request waits for the prefills ahead of it as in an M/D/1 queue — Poisson
+arrivals, a deterministic prefill time, utilisation ρ = λ · t_prefill, mean wait ρ · t_prefill / (2(1 − ρ)) —
+and half a decode step for the scheduler to pick it up:
+TTFT = t_request + wait + t_prefill + t_step / 2. Closed loops (N users) use the same formula with λ
+from the throughput. E2E follows from Little's law (E2E = B / λ), TPOT = (E2E − TTFT) / (L_out − 1).
+For a request rate, B solves B = λ · E2E(B); when that needs more than the KV pool holds, or ρ ≥ 1,
+the layout is saturated. Short requests can be bound by the engine's front end instead of the GPU: one
+request costs `request_cpu_ms` on its single API/scheduler thread, so a replica serves at most 1/that.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from tools.domain import GIB, GPU, ModelSpec
+from tools.kv_cache import kv_cache
+from tools.notes import Note
+from tools.serving_codes import CaveatCode, ServingCode
+from tools.serving_profiles import (
+    ACTIVATION_BYTES_PER_TOKEN_UNIT,
+    ALLREDUCE_LATENCY_US,
+    BITS_PER_WEIGHT,
+    FORMAT_BANDWIDTH_FACTOR,
+    LLAMACPP_COMPUTE_BUFFER_GIB,
+    NON_TORCH_GIB,
+    PCIE_GBPS,
+    PIPELINE_HOP_MS,
+    PROFILES,
+    SGLANG_CHUNK,
+    SGLANG_MAX_RUNNING,
+    SGLANG_MEM_FRACTION,
+    TORCH_VISIBLE_FRACTION,
+    TRTLLM_MAX_BATCH,
+    TRTLLM_MAX_TOKENS,
+    VLLM_BATCHED_TOKENS,
+    VLLM_BIG_GPU_GIB,
+    VLLM_MAX_SEQS,
+    EngineProfile,
+    MemoryRule,
+    WeightFormat,
+    compute_precision,
+    kv_dtype,
+    kv_element_bytes,
+    linear_only,
+    peak_tflops,
+)
+from tools.serving_types import (
+    DEFAULT_PEAK_FACTOR,
+    SECONDS_PER_DAY,
+    Layout,
+    Load,
+    LoadKind,
+    ServingRequest,
+    StepTime,
+)
+from tools.vram_shape import shape_of, split_params
+
+FP32_BYTES = 4  # the sampler's logits are fp32
+BLOCK_TOKENS = 16  # vLLM's default KV block size
+
+
+# ------------------------------------------------------------------ weights
+
+
+def weight_bytes(model: ModelSpec, fmt: WeightFormat) -> float:
+    """Bytes of all the weights as served (all experts of an MoE model are resident)."""
+    bits = BITS_PER_WEIGHT[fmt]
+    if linear_only(fmt):
+        linear, other = split_params(model)
+        return linear * bits / 8 + other * 2  # embeddings and LM head stay in 16 bits
+    return model.params * bits / 8
+
+
+def expert_fraction(model: ModelSpec) -> float:
+    """Share of the parameters in routed experts: E · (P − A) / (E − k) over P (0 for dense models)."""
+    e, k = model.moe_experts, model.moe_active_experts
+    if not e or not k or e <= k or not model.active_params:
+        return 0.0
+    per_expert = (model.params - model.active_params) / (e - k)  # one expert, all layers
+    return min(1.0, max(0.0, e * per_expert / model.params))
+
+
+def touched_fraction(experts: int, active: int, tokens: float) -> float:
+    """Expected share of E experts that a batch of `tokens` tokens routes to: 1 − (1 − k/E)^B."""
+    if experts <= 0 or active <= 0:
+        return 1.0
+    return 1.0 - (1.0 - active / experts) ** max(1.0, tokens)
+
+
+# ------------------------------------------------------------------ one layout, fixed quantities
+
+
+@dataclass
+class Plan:
+    """Everything fixed once model, GPU, request and layout are known."""
+
+    model: ModelSpec
+    gpu: GPU
+    req: ServingRequest
+    layout: Layout
+    profile: EngineProfile
+    in_len: int
+    out_len: int
+    context_len: int
+    kv_dtype: str
+    kv_bytes: float
+    weights_total: float  # bytes, whole model
+    weights_gpu: float  # bytes on one GPU
+    expert_share: float
+    n_active: float
+    layers: int
+    hidden: int
+    intermediate: int
+    q_dim: int
+    vocab: int
+    peak: float | None  # TFLOPS of the format's matmuls, per GPU
+    bandwidth: float  # bytes/ms on one GPU at the engine's efficiency (16-bit kernels)
+    format_factor: float
+    # memory (per GPU)
+    visible_gib: float
+    usable_gib: float
+    non_torch_gib: float
+    activation_gib: float
+    pool_gib: float
+    batched_tokens: int
+    max_num_seqs: int
+    memory_note: Note
+    kv_memo: dict | None = None
+
+
+def make_plan(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout, in_len: int, out_len: int) -> Plan:
+    profile = PROFILES[req.engine]
+    s = shape_of(model)
+    dtype = kv_dtype(req.kv_precision, gpu)
+    total = weight_bytes(model, req.weights)
+    shards = layout.tp * layout.pp
+    peak = peak_tflops(req.weights, gpu)
+    bw = (gpu.memory_bandwidth_gbps or 0.0) * 1e9 / 1e3 * profile.bandwidth_efficiency  # bytes per ms
+    context = req.max_model_len or (in_len + out_len)
+    plan = Plan(
+        model=model, gpu=gpu, req=req, layout=layout, profile=profile, in_len=in_len, out_len=out_len,
+        context_len=context, kv_dtype=dtype, kv_bytes=kv_element_bytes(dtype), weights_total=total,
+        weights_gpu=total / shards, expert_share=expert_fraction(model), n_active=model.compute_params,
+        layers=s.layers, hidden=s.hidden, intermediate=s.intermediate, q_dim=s.heads * s.head_dim, vocab=s.vocab,
+        peak=peak, bandwidth=bw, format_factor=FORMAT_BANDWIDTH_FACTOR[req.weights],
+        visible_gib=gpu.usable_memory_gib * TORCH_VISIBLE_FRACTION, usable_gib=0.0, non_torch_gib=0.0,
+        activation_gib=0.0, pool_gib=0.0, batched_tokens=0, max_num_seqs=0, memory_note=Note.of(ServingCode.kv_dtype),
+    )
+    _size_memory(plan)
+    return plan
+
+
+def _big_gpu(gpu: GPU) -> bool:
+    """vLLM's rule: ≥ 70 GiB and not an A100 gets the larger step budget."""
+    return gpu.usable_memory_gib >= VLLM_BIG_GPU_GIB and "a100" not in gpu.key.lower() and "a800" not in gpu.key.lower()
+
+
+def _size_memory(p: Plan) -> None:
+    """The KV pool per GPU by the engine's own rule (see tools/serving_profiles.py for the sources)."""
+    req, gpu, prof = p.req, p.gpu, p.profile
+    tp_world = p.layout.tp * p.layout.pp
+    weights_gib = p.weights_gpu / GIB
+    non_torch = NON_TORCH_GIB[1] if tp_world == 1 else NON_TORCH_GIB["tp"]
+    big = _big_gpu(gpu)
+    if req.engine.value == "vllm":
+        batched = req.max_batched_tokens or VLLM_BATCHED_TOKENS["big" if big else "other"]
+        seqs = req.max_num_seqs or VLLM_MAX_SEQS["big" if big else "other"]
+    elif req.engine.value == "sglang":
+        batched = req.max_batched_tokens or SGLANG_CHUNK["big" if gpu.memory_gb >= 25 else "small"]
+        seqs = req.max_num_seqs or SGLANG_MAX_RUNNING
+    elif req.engine.value == "trtllm":
+        batched = req.max_batched_tokens or TRTLLM_MAX_TOKENS
+        seqs = req.max_num_seqs or TRTLLM_MAX_BATCH
+    else:  # llama.cpp / transformers: one prompt batch of 512 (llama.cpp -ub), few parallel slots
+        batched = req.max_batched_tokens or 512
+        seqs = req.max_num_seqs or 256
+    activation = (batched * ACTIVATION_BYTES_PER_TOKEN_UNIT * (p.hidden + p.intermediate / p.layout.tp)
+                  + seqs * p.vocab * FP32_BYTES) / GIB
+    rule = prof.memory_rule
+    if rule == MemoryRule.fraction_of_total:
+        fraction = req.gpu_memory_utilization or prof.default_memory_fraction
+        usable = p.visible_gib * fraction
+        pool = usable - weights_gib - non_torch - activation
+        note = Note.of(ServingCode.memory_vllm, memory_fraction=fraction, visible_gib=round(p.visible_gib, 2),
+                       non_torch_gib=non_torch, activation_gib=round(activation, 2), batched_tokens=batched)
+    elif rule == MemoryRule.static_fraction:
+        fraction = req.gpu_memory_utilization or next(f for n, f in SGLANG_MEM_FRACTION if tp_world >= n)
+        usable = p.visible_gib * fraction
+        pool = usable - weights_gib - non_torch
+        activation = 0.0  # activations live in the (1 − fraction) SGLang leaves free
+        note = Note.of(ServingCode.memory_sglang, memory_fraction=fraction, visible_gib=round(p.visible_gib, 2),
+                       non_torch_gib=non_torch)
+    elif rule == MemoryRule.fraction_of_free:
+        fraction = req.gpu_memory_utilization or prof.default_memory_fraction
+        free = p.visible_gib - weights_gib - non_torch - activation
+        pool = free * fraction
+        usable = weights_gib + non_torch + activation + pool
+        note = Note.of(ServingCode.memory_trtllm, memory_fraction=fraction, visible_gib=round(p.visible_gib, 2),
+                       activation_gib=round(activation, 2))
+    else:
+        fraction = req.gpu_memory_utilization or prof.default_memory_fraction
+        usable = p.visible_gib * fraction
+        activation = LLAMACPP_COMPUTE_BUFFER_GIB
+        non_torch = NON_TORCH_GIB[1]
+        pool = usable - weights_gib - activation - non_torch
+        note = Note.of(ServingCode.memory_context, engine=req.engine.value, buffer_gib=activation + non_torch)
+    p.usable_gib, p.non_torch_gib, p.activation_gib = usable, non_torch, activation
+    p.pool_gib, p.batched_tokens, p.max_num_seqs, p.memory_note = pool, batched, seqs, note
+
+
+# ------------------------------------------------------------------ KV capacity
+
+
+def seq_kv_bytes(p: Plan, tokens: int) -> float:
+    """KV bytes one sequence of `tokens` tokens takes on the most loaded GPU (memoised per plan)."""
+    n = max(1, int(tokens))
+    if p.kv_memo is None:
+        p.kv_memo = {}
+    if n not in p.kv_memo:
+        p.kv_memo[n] = kv_cache(p.model, n, 1, p.layout.tp, p.layout.pp, p.kv_bytes).bytes_per_gpu
+    return p.kv_memo[n]
+
+
+def pool_tokens(p: Plan) -> int:
+    """Tokens the pool holds, as the engine reports it: blocks × 16 (vLLM), or sequences of the context
+    length × that length when sliding-window layers make the per-token cost depend on length."""
+    pool = max(0.0, p.pool_gib) * GIB
+    one = seq_kv_bytes(p, p.context_len)
+    if one <= 0:
+        return 0
+    per_token_flat = seq_kv_bytes(p, 1)
+    if abs(one - per_token_flat * p.context_len) < 1e-6 * one:  # no sliding layers: the plain per-token cost
+        tokens = pool / per_token_flat
+        if p.req.engine.value == "vllm":
+            tokens = math.floor(tokens / BLOCK_TOKENS) * BLOCK_TOKENS
+        return int(tokens)
+    return int(pool / one * p.context_len)
+
+
+def max_sequences(p: Plan, tokens: int) -> int:
+    """Whole sequences of `tokens` tokens the pool holds, capped by the engine's sequence limit."""
+    one = seq_kv_bytes(p, tokens)
+    if one <= 0 or p.pool_gib <= 0:
+        return 0
+    return int(min(p.max_num_seqs, math.floor(p.pool_gib * GIB / one)))
+
+
+# ------------------------------------------------------------------ time
+
+
+def _link(gpu: GPU) -> tuple[str, float]:
+    """Interconnect name and per-GPU all-reduce bandwidth in bytes/ms."""
+    if gpu.nvlink and gpu.nvlink_bandwidth_gbps:
+        return "nvlink", gpu.nvlink_bandwidth_gbps / 2 * 1e9 / 1e3  # one direction
+    return "pcie", PCIE_GBPS.get(gpu.pcie_gen or 4, PCIE_GBPS[4]) * 1e9 / 1e3
+
+
+def allreduce_ms(p: Plan, tokens: float) -> float:
+    """Two all-reduces per layer (attention out, MLP out) of tokens × hidden 16-bit values, ring algorithm."""
+    tp = p.layout.tp
+    if tp <= 1:
+        return 0.0
+    link, bw = _link(p.gpu)
+    per_call = ALLREDUCE_LATENCY_US[link] / 1e3 + tokens * p.hidden * 2 * 2 * (tp - 1) / tp / bw
+    return 2 * (p.layers / p.layout.pp) * per_call * p.layout.pp  # every stage's layers, in sequence
+
+
+def step_time(p: Plan, batch: float, context: float) -> StepTime:
+    """One decode step for `batch` sequences holding `context` tokens each, per replica."""
+    pp = p.layout.pp
+    micro = max(1.0, batch / pp)  # sequences per pipeline micro-batch
+    experts = p.model.moe_experts or 0
+    touched = touched_fraction(experts, p.model.moe_active_experts or 0, micro) if experts else 1.0
+    stage_weights = p.weights_gpu * (1 - p.expert_share + p.expert_share * touched)
+    weights_ms = stage_weights / (p.bandwidth * p.format_factor) if p.bandwidth else math.inf
+    kv_ms = micro * seq_kv_bytes(p, int(context)) / p.bandwidth if p.bandwidth else math.inf
+    compute_ms = None
+    if p.peak:
+        flops = 2 * p.n_active * micro / (p.layout.tp * pp)
+        compute_ms = flops / (p.peak * 1e12 * p.profile.decode_mfu) * 1e3
+    memory_ms = weights_ms + kv_ms
+    stage = max(memory_ms, compute_ms or 0.0)
+    overhead = (p.profile.step_overhead_ms + p.layers * p.profile.layer_overhead_us / 1e3
+                + batch * p.profile.seq_overhead_us / 1e3 + allreduce_ms(p, micro) + (pp - 1) * PIPELINE_HOP_MS)
+    bound = "compute" if compute_ms is not None and compute_ms > memory_ms else "memory"
+    return StepTime(weights_ms=weights_ms * pp, kv_ms=kv_ms * pp, compute_ms=None if compute_ms is None else compute_ms * pp,
+                    overhead_ms=overhead, step_ms=pp * stage + overhead, bound=bound)
+
+
+def prefill_ms(p: Plan, tokens: float, sequences: float = 1.0) -> float:
+    """Prompt processing of `sequences` prompts of `tokens` tokens each (one replica)."""
+    total = tokens * sequences
+    attention = 2 * p.layers * tokens * tokens * p.q_dim * sequences  # causal: half of 4·L²·d per layer
+    flops = 2 * p.n_active * total + attention
+    chunks = max(1, math.ceil(total / max(1, p.batched_tokens)))
+    weights_ms = chunks * p.weights_gpu / (p.bandwidth * p.format_factor) * p.layout.pp if p.bandwidth else 0.0
+    compute = 0.0
+    if p.peak:
+        compute = flops / (p.layout.tp * p.peak * 1e12 * p.profile.prefill_mfu) * 1e3
+    return max(compute, weights_ms) + chunks * p.profile.step_overhead_ms + allreduce_ms(p, total)
+
+
+# ------------------------------------------------------------------ the load
+
+
+@dataclass
+class Operating:
+    """Where one replica runs under a load."""
+
+    batch: float
+    step: StepTime
+    prefill: float
+    ttft: float
+    tpot: float
+    e2e: float
+    req_per_ms: float
+    queue: float
+    saturated: bool
+
+
+def closed_loop(p: Plan, batch: float, arrival_per_ms: float | None = None) -> Operating:
+    """Steady state with `batch` sequences in flight (see the module docstring)."""
+    context = p.in_len + p.out_len / 2  # mean tokens held while decoding
+    step = step_time(p, batch, context)
+    t_p = prefill_ms(p, p.in_len)
+    e2e = p.out_len * step.step_ms + batch * t_p + p.profile.request_overhead_ms
+    rate = batch / e2e
+    cpu = p.profile.request_cpu_ms
+    if cpu > 0 and rate > 1 / cpu:  # the front end admits one request per request_cpu_ms at most
+        rate = 1 / cpu
+        e2e = batch / rate
+    lam = arrival_per_ms if arrival_per_ms is not None else rate
+    rho = lam * t_p
+    saturated = rho >= 1
+    wait = rho * t_p / (2 * (1 - rho)) if rho < 1 else math.inf
+    ttft = p.profile.request_overhead_ms + t_p + step.step_ms / 2 + (wait if batch > 1 or arrival_per_ms else 0.0)
+    if math.isinf(ttft):
+        ttft = e2e
+    tpot = max(step.step_ms, (e2e - ttft) / (p.out_len - 1)) if p.out_len > 1 else step.step_ms
+    return Operating(batch, step, t_p, ttft, tpot, e2e, rate, 0.0 if math.isinf(wait) else wait, saturated)
+
+
+def static_batch(p: Plan, batch: int) -> Operating:
+    """A batch started together: one batched prefill, then L_out decode steps at the full batch."""
+    step = step_time(p, batch, p.in_len + p.out_len / 2)
+    t_p = prefill_ms(p, p.in_len, batch)
+    ttft = p.profile.request_overhead_ms + t_p
+    e2e = ttft + max(0, p.out_len - 1) * step.step_ms
+    rate = batch / e2e
+    if p.profile.request_cpu_ms > 0:
+        rate = min(rate, 1 / p.profile.request_cpu_ms)
+    return Operating(batch, step, t_p, ttft, step.step_ms, e2e, rate, 0.0, False)
+
+
+def open_loop(p: Plan, arrival_per_ms: float, cap: int) -> Operating:
+    """Poisson arrivals at λ per ms: B solves B = λ · E2E(B); saturated above `cap` or when ρ ≥ 1."""
+    batch = 1.0
+    for _ in range(200):
+        op = closed_loop(p, batch, arrival_per_ms)
+        new = max(1.0, arrival_per_ms * op.e2e)
+        if abs(new - batch) < 1e-6 * max(1.0, batch):
+            batch = new
+            break
+        if new > cap:
+            batch = float(cap)
+            break
+        batch = new
+    op = closed_loop(p, min(batch, float(max(1, cap))), arrival_per_ms)
+    if batch >= cap and arrival_per_ms > op.req_per_ms * (1 + 1e-9):
+        op.saturated = True
+    return op
+
+
+def max_batch(p: Plan) -> int:
+    """The engine's largest batch: its sequence cap, or what the pool holds at the mean context."""
+    return max(0, max_sequences(p, int(p.in_len + p.out_len / 2)))
+
+
+# ------------------------------------------------------------------ notes
+
+
+def load_notes(load: Load, default_used: bool) -> list[Note]:
+    kind = load.kind
+    if default_used:
+        return [Note.of(ServingCode.load_default, concurrency=int(load.value or 1))]
+    if kind == LoadKind.requests_per_day:
+        factor = load.peak_factor or DEFAULT_PEAK_FACTOR
+        rate = load.value / SECONDS_PER_DAY * factor  # type: ignore[operator]
+        return [Note.of(ServingCode.peak_factor, requests_per_day=load.value, peak_factor=factor,
+                        request_rate_req_s=round(rate, 4), default=load.peak_factor is None)]
+    if kind == LoadKind.request_rate:
+        return [Note.of(ServingCode.load_open_loop, request_rate_req_s=load.value)]
+    if kind == LoadKind.batch:
+        return [Note.of(ServingCode.load_batch, batch_size=int(load.value or 1))]
+    if kind == LoadKind.concurrency:
+        return [Note.of(ServingCode.load_closed_loop, concurrency=int(load.value or 1))]
+    return []
+
+
+def arrival_rate_per_s(load: Load) -> float | None:
+    if load.kind == LoadKind.request_rate:
+        return float(load.value)  # type: ignore[arg-type]
+    if load.kind == LoadKind.requests_per_day:
+        return float(load.value) / SECONDS_PER_DAY * (load.peak_factor or DEFAULT_PEAK_FACTOR)  # type: ignore[arg-type]
+    return None
+
+
+def quality_caveats(req: ServingRequest, gpu: GPU, dtype: str) -> list[Note]:
+    from tools.serving_profiles import FP8_KV_SOURCE, QUALITY
+
+    out: list[Note] = []
+    q = QUALITY.get(req.weights)
+    if q is not None:
+        if q.measure == "accuracy_recovery":
+            out.append(Note.of(CaveatCode.quality_recovery, weights=req.weights.value, low_pct=round(q.low * 100, 1),
+                               high_pct=round(q.high * 100, 1), reference=q.reference, source=q.source))
+        else:
+            out.append(Note.of(CaveatCode.quality_perplexity, weights=req.weights.value, low=q.low, high=q.high,
+                               reference=q.reference, source=q.source))
+    if req.weights == WeightFormat.fp8 and compute_precision(req.weights, gpu).value != "fp8":
+        out.append(Note.of(CaveatCode.fp8_weight_only, gpu=gpu.key))
+    if dtype == "fp8":
+        out.append(Note.of(CaveatCode.kv_fp8, source=FP8_KV_SOURCE))
+    return out
+
+
+def cost_per_million(price_per_hour: float | None, output_tok_s: float) -> float | None:
+    if price_per_hour is None or output_tok_s <= 0:
+        return None
+    return price_per_hour / (output_tok_s * 3600) * 1e6
+
+
+__all__ = [
+    "Operating", "Plan", "closed_loop", "cost_per_million", "expert_fraction", "make_plan", "max_batch",
+    "max_sequences", "open_loop", "pool_tokens", "prefill_ms", "static_batch", "step_time", "touched_fraction",
+    "weight_bytes",
+]

@@ -1,0 +1,280 @@
+"""What the serving estimator knows about weight formats and inference engines, each with its source.
+
+* `WeightFormat`: how the served weights are stored, with real bits per weight. GGUF types use the
+  effective rate of a whole Llama-3-8B file as llama.cpp's own ``llama-quantize --help`` lists it
+  (tools/quantize/quantize.cpp ``QUANT_OPTIONS``: Q4_K_M 4.58 GiB, Q5_K_M 5.33 GiB, Q8_0 7.96 GiB,
+  Q4_0 4.34 GiB for 8.03 B parameters → 4.90 / 5.70 / 8.52 / 4.64 bits per weight, embeddings and
+  output tensor included). AWQ/GPTQ int4 use group size 128: 4 bits + one fp16 scale and one packed
+  4-bit zero per 128 weights = 4.16 bits, on the linear layers only; embeddings and LM head stay in
+  16 bits (AutoAWQ, GPTQModel, vLLM's Marlin kernels). FP8 / INT8 quantise the linear layers too.
+* `Engine` and `EngineProfile`: each engine's efficiencies and memory rules. The efficiencies are
+  fitted on the calibration half of ``tests/data/serving/`` by ``benchmarks/serving.py --calibrate``
+  (the held-out half is never used for fitting); the memory rules are read from each engine's source.
+* `QUALITY`: the typical accuracy cost of each weight format, with the study it comes from.
+
+Pure data, no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from tools.domain import GPU, Precision
+
+
+class WeightFormat(str, Enum):
+    """How the served weights are stored (separate from the training `Precision`)."""
+
+    bf16 = "bf16"
+    fp16 = "fp16"
+    fp8 = "fp8"  # W8A8 FP8 (E4M3) on Ada/Hopper; weight-only (Marlin W8A16) on older GPUs
+    int8 = "int8"  # W8A8 INT8 (SmoothQuant-style)
+    int4 = "int4"  # AWQ / GPTQ, weight-only, group size 128
+    q4_k_m = "q4_k_m"  # GGUF (llama.cpp)
+    q5_k_m = "q5_k_m"
+    q8_0 = "q8_0"
+    q4_0 = "q4_0"
+
+    @property
+    def gguf(self) -> bool:
+        return self in (WeightFormat.q4_k_m, WeightFormat.q5_k_m, WeightFormat.q8_0, WeightFormat.q4_0)
+
+    @property
+    def quantised(self) -> bool:
+        return self not in (WeightFormat.bf16, WeightFormat.fp16)
+
+
+# Bits per weight. GGUF: whole-file rate (all tensors) from llama-quantize's Llama-3-8B sizes (GiB × 2^30 × 8
+# / 8.03e9); others: the linear layers' rate, the rest of the model kept at 16 bits (see `linear_only`).
+BITS_PER_WEIGHT: dict[WeightFormat, float] = {
+    WeightFormat.bf16: 16.0,
+    WeightFormat.fp16: 16.0,
+    WeightFormat.fp8: 8.0,
+    WeightFormat.int8: 8.0,
+    WeightFormat.int4: 4.0 + 16 / 128 + 4 / 128,  # 4-bit weights + fp16 scale + 4-bit zero per group of 128
+    WeightFormat.q4_k_m: 4.58 * 2**30 * 8 / 8.03e9,  # 4.90
+    WeightFormat.q5_k_m: 5.33 * 2**30 * 8 / 8.03e9,  # 5.70
+    WeightFormat.q8_0: 7.96 * 2**30 * 8 / 8.03e9,  # 8.52 (34 bytes per block of 32)
+    WeightFormat.q4_0: 4.34 * 2**30 * 8 / 8.03e9,  # 4.64 (18 bytes per block of 32, output tensor in Q6_K)
+}
+LLAMA_QUANTIZE_SOURCE = (
+    "llama.cpp tools/quantize/quantize.cpp QUANT_OPTIONS (the table llama-quantize prints): sizes and perplexity "
+    "increase on Llama-3-8B"
+)
+
+
+def linear_only(fmt: WeightFormat) -> bool:
+    """True when only the transformer blocks' linear layers are quantised (embeddings, LM head at 16 bits)."""
+    return fmt.quantised and not fmt.gguf
+
+
+def compute_precision(fmt: WeightFormat, gpu: GPU) -> Precision:
+    """The precision the matmuls run at: FP8/INT8 natively where the GPU has the units, else 16-bit."""
+    sixteen = Precision.bf16 if gpu.bf16_supported and gpu.bf16_tflops else Precision.fp16
+    if fmt == WeightFormat.fp8 and gpu.fp8_supported and gpu.fp8_tflops:
+        return Precision.fp8
+    if fmt == WeightFormat.int8 and gpu.int8_tops:
+        return Precision.int8
+    if fmt == WeightFormat.fp16:
+        return Precision.fp16
+    return sixteen
+
+
+def peak_tflops(fmt: WeightFormat, gpu: GPU) -> float | None:
+    """Dense tensor peak for the format's matmuls (INT8 from int8_tops); None when the catalog lacks it."""
+    p = compute_precision(fmt, gpu)
+    if p == Precision.int8:
+        return gpu.int8_tops
+    return gpu.peak_tflops(p) or gpu.fp16_tflops or gpu.bf16_tflops
+
+
+class KvPrecision(str, Enum):
+    auto = "auto"  # the model's activation dtype: bf16 where the GPU has it, else fp16
+    bf16 = "bf16"
+    fp16 = "fp16"
+    fp8 = "fp8"
+
+
+def kv_dtype(kv: KvPrecision, gpu: GPU) -> str:
+    if kv == KvPrecision.auto:
+        return "bf16" if gpu.bf16_supported else "fp16"
+    return kv.value
+
+
+def kv_element_bytes(dtype: str) -> float:
+    return 1.0 if dtype == "fp8" else 2.0
+
+
+class Engine(str, Enum):
+    vllm = "vllm"
+    sglang = "sglang"
+    trtllm = "trtllm"
+    llamacpp = "llamacpp"
+    transformers = "transformers"
+
+
+class MemoryRule(str, Enum):
+    """How an engine sizes its KV pool."""
+
+    fraction_of_total = "fraction_of_total"  # vLLM: total × gpu_memory_utilization − weights − activations − non-torch
+    static_fraction = "static_fraction"  # SGLang: total × mem_fraction_static − weights (− non-torch)
+    fraction_of_free = "fraction_of_free"  # TRT-LLM: kv_cache_free_gpu_mem_fraction × memory free after weights
+    context = "context"  # llama.cpp / transformers: what the context holds, no pre-allocated pool
+
+
+@dataclass(frozen=True)
+class EngineProfile:
+    """Efficiencies (fitted) and memory rules (from the engine's source) of one engine."""
+
+    engine: Engine
+    name: str
+    bandwidth_efficiency: float  # achieved / peak memory bandwidth on 16-bit weight reads in decode
+    step_overhead_ms: float  # fixed cost of one decode step (scheduler, sampling)
+    layer_overhead_us: float  # per layer and step: kernel launches not hidden by CUDA graphs (llama.cpp, eager PyTorch)
+    seq_overhead_us: float  # per sequence and step on the CPU: scheduling, sampling, detokenising
+    prefill_mfu: float  # achieved / dense peak on prompt processing
+    decode_mfu: float  # achieved / dense peak when a large decode batch is compute-bound
+    request_overhead_ms: float  # per request outside the GPU (HTTP, tokenise, detokenise): TTFT and E2E
+    request_cpu_ms: float  # per request on the engine's single front-end/scheduler thread: caps a replica at 1/x req/s
+    memory_rule: MemoryRule
+    default_memory_fraction: float  # vLLM gpu_memory_utilization, SGLang mem_fraction_static (TP 1), TRT free fraction
+    calibrated: bool  # True when the calibration split holds measurements of this engine
+    cases: int = 0  # calibration measurements the efficiencies were fitted on
+    sources: tuple[str, ...] = field(default_factory=tuple)
+
+
+# ---------------------------------------------------------------- memory rules (from the engines' source)
+
+# Total memory PyTorch sees (torch.cuda.mem_get_info) vs the catalog's nvidia-smi figure: 79.22 GiB on an
+# H100 (vLLM PR #10511 log) vs 79.65, 23.58 vs 23.70 on an RTX 3090 (vLLM issue #10517 log), 39.38 vs 39.59
+# on an A100-40GB (vLLM issue #16570 log): the driver keeps about 0.5 %.
+TORCH_VISIBLE_FRACTION = 0.9947
+
+# vLLM ≥ 0.9 defaults (vllm/engine/arg_utils.py get_batch_defaults, OpenAI server): GPUs with ≥ 70 GiB that are
+# not A100s get max_num_batched_tokens 8192 and max_num_seqs 1024, all others 2048 and 256.
+VLLM_BIG_GPU_GIB = 70.0
+VLLM_BATCHED_TOKENS = {"big": 8192, "other": 2048}
+VLLM_MAX_SEQS = {"big": 1024, "other": 256}
+# SGLang (python/sglang/srt/server_args.py): mem_fraction_static 0.88 / 0.87 / 0.85 / 0.81 / 0.79 for TP 1 / 2 /
+# 4 / 8 / 16; chunked_prefill_size 8192 (2048 below 25 GB).
+SGLANG_MEM_FRACTION = ((16, 0.79), (8, 0.81), (4, 0.85), (2, 0.87), (1, 0.88))
+SGLANG_CHUNK = {"big": 8192, "small": 2048}
+SGLANG_MAX_RUNNING = 4096  # assumed cap on running requests; SGLang admits until the KV pool is full
+# TensorRT-LLM LLM API / trtllm-serve: max_batch_size 2048, max_num_tokens 8192, kv_cache_free_gpu_mem_fraction
+# 0.9 (tensorrt_llm/llmapi/llm_args.py; docs/source/performance/perf-overview.md).
+TRTLLM_MAX_BATCH = 2048
+TRTLLM_MAX_TOKENS = 8192
+
+# Memory outside the KV pool, per GPU. Fitted on the calibration logs (vLLM PR #10511, issues #10517, #13061,
+# #21348): CUDA context and cuBLAS workspaces (non-torch) and the profile run's activation peak.
+NON_TORCH_GIB = {1: 0.25, "tp": 2.0}  # TP > 1 adds NCCL buffers
+# Activation peak of the profile run: bytes per batched token × (hidden + intermediate / tp), plus the sampler's
+# fp32 logits for max_num_seqs sequences (vLLM profile_run / _dummy_sampler_run).
+ACTIVATION_BYTES_PER_TOKEN_UNIT = 6.0
+LLAMACPP_COMPUTE_BUFFER_GIB = 0.5  # llama.cpp CUDA compute buffer at the default batch (-b 2048, -ub 512)
+
+# ---------------------------------------------------------------- interconnect
+
+ALLREDUCE_LATENCY_US = {"nvlink": 10.0, "pcie": 25.0}  # one small all-reduce (NCCL, 2-8 GPUs)
+PCIE_GBPS = {3: 12.0, 4: 25.0, 5: 50.0}  # achieved unidirectional GB/s, per GPU
+PIPELINE_HOP_MS = 0.05  # one activation hand-off between pipeline stages in decode
+
+# ---------------------------------------------------------------- weight formats: kernel efficiency
+
+# Bandwidth efficiency of each format's decode kernels relative to 16-bit ones (dequantising costs time):
+# fitted on the calibration split where it holds the format, else a prior (noted as uncalibrated).
+FORMAT_BANDWIDTH_FACTOR: dict[WeightFormat, float] = {
+    WeightFormat.bf16: 1.0,
+    WeightFormat.fp16: 1.0,
+    WeightFormat.fp8: 1.1,  # fitted (Hopper FP8 / Marlin W8A16 kernels; calibration grid capped at 1.1)
+    WeightFormat.int8: 0.9,  # prior
+    WeightFormat.int4: 0.7,  # fitted on one AWQ run (vLLM, A100): the weakest-supported factor
+    WeightFormat.q4_k_m: 1.05,  # fitted (llama.cpp MMVQ)
+    WeightFormat.q5_k_m: 0.95,  # prior
+    WeightFormat.q8_0: 0.95,  # prior
+    WeightFormat.q4_0: 1.05,  # fitted (llama.cpp MMVQ)
+}
+FORMAT_FACTOR_CALIBRATED: frozenset[WeightFormat] = frozenset(
+    {WeightFormat.fp8, WeightFormat.int4, WeightFormat.q4_k_m, WeightFormat.q4_0}
+)
+
+# ---------------------------------------------------------------- engines (efficiencies: see benchmarks/serving.md)
+
+# Fitted 2026-12-01 by `python benchmarks/serving.py --calibrate` on the calibration split of tests/data/serving/
+# (the held-out files were frozen first). CUDA-graph engines share the decode-step constants (bandwidth efficiency,
+# step overhead), fitted on their low-concurrency runs; prefill/decode MFU, per-sequence CPU cost and the front-end
+# cap per engine on their own runs. request_overhead_ms is a prior for every engine: the calibration split has no
+# time-to-first-token measurement to fit it on. llama.cpp's MFUs are priors too (its data are batch-1 decode).
+PROFILES: dict[Engine, EngineProfile] = {
+    Engine.vllm: EngineProfile(
+        engine=Engine.vllm, name="vLLM", bandwidth_efficiency=0.85, step_overhead_ms=1.0, layer_overhead_us=0.0,
+        seq_overhead_us=100.0, prefill_mfu=0.5, decode_mfu=0.35, request_overhead_ms=20.0, request_cpu_ms=25.0,
+        memory_rule=MemoryRule.fraction_of_total, default_memory_fraction=0.9, calibrated=True, cases=15,
+        sources=("vllm/engine/arg_utils.py (batch defaults)", "vllm/v1/worker/gpu_worker.py (KV sizing)"),
+    ),
+    Engine.sglang: EngineProfile(
+        engine=Engine.sglang, name="SGLang", bandwidth_efficiency=0.85, step_overhead_ms=1.0, layer_overhead_us=0.0,
+        seq_overhead_us=80.0, prefill_mfu=0.25, decode_mfu=0.7, request_overhead_ms=10.0, request_cpu_ms=1.0,
+        memory_rule=MemoryRule.static_fraction, default_memory_fraction=0.88, calibrated=True, cases=7,
+        sources=("python/sglang/srt/server_args.py (mem_fraction_static, chunked_prefill_size)",),
+    ),
+    Engine.trtllm: EngineProfile(
+        engine=Engine.trtllm, name="TensorRT-LLM", bandwidth_efficiency=0.85, step_overhead_ms=1.0,
+        layer_overhead_us=0.0, seq_overhead_us=0.0, prefill_mfu=0.75, decode_mfu=0.35, request_overhead_ms=15.0,
+        request_cpu_ms=1.0, memory_rule=MemoryRule.fraction_of_free, default_memory_fraction=0.9, calibrated=True,
+        cases=23, sources=("tensorrt_llm/llmapi/llm_args.py (KvCacheConfig.free_gpu_memory_fraction 0.9)",
+                           "docs/source/performance/perf-overview.md"),
+    ),
+    Engine.llamacpp: EngineProfile(
+        engine=Engine.llamacpp, name="llama.cpp", bandwidth_efficiency=0.9, step_overhead_ms=1.25,
+        layer_overhead_us=60.0, seq_overhead_us=0.0, prefill_mfu=0.35, decode_mfu=0.3, request_overhead_ms=5.0,
+        request_cpu_ms=0.0, memory_rule=MemoryRule.context, default_memory_fraction=1.0, calibrated=True, cases=27,
+        sources=("llama-bench tg (batch 1) as published",),
+    ),
+    Engine.transformers: EngineProfile(
+        engine=Engine.transformers, name="Hugging Face transformers", bandwidth_efficiency=0.6, step_overhead_ms=5.0,
+        layer_overhead_us=150.0, seq_overhead_us=0.0, prefill_mfu=0.35, decode_mfu=0.3, request_overhead_ms=0.0,
+        request_cpu_ms=0.0, memory_rule=MemoryRule.context, default_memory_fraction=0.9, calibrated=False,
+        sources=("prior: eager PyTorch generate() launches every kernel from Python each step",),
+    ),
+}
+
+
+# ---------------------------------------------------------------- quality cost of quantisation
+
+
+@dataclass(frozen=True)
+class QualityCost:
+    """The typical accuracy cost of serving a format instead of bf16, as a published study measured it."""
+
+    format: WeightFormat
+    measure: str  # 'accuracy_recovery' | 'perplexity_increase'
+    low: float
+    high: float
+    reference: str  # which model(s) the figure is for
+    source: str
+
+
+KURTIC = ("Kurtic et al. 2024, \"Give Me BF16 or Give Me Death\"? Accuracy-Performance Trade-Offs in LLM "
+          "Quantization, arXiv:2411.02355 (ACL 2025): 500k evaluations on Llama 3.1 8B/70B/405B")
+AWQ = ("Lin et al. 2024, AWQ: Activation-aware Weight Quantization, MLSys 2024 (arXiv:2306.00978), Table 4: "
+       "Llama-2 perplexity (WikiText-2) FP16 vs INT4 g128: 7B 5.47 → 5.60, 70B 3.32 → 3.41")
+
+QUALITY: dict[WeightFormat, QualityCost] = {
+    # accuracy_recovery: quantised score / bf16 score on the paper's benchmark suite
+    WeightFormat.fp8: QualityCost(WeightFormat.fp8, "accuracy_recovery", 0.99, 1.0, "Llama 3.1 8B-405B", KURTIC),
+    WeightFormat.int8: QualityCost(WeightFormat.int8, "accuracy_recovery", 0.97, 0.99, "Llama 3.1 8B-405B", KURTIC),
+    WeightFormat.int4: QualityCost(WeightFormat.int4, "perplexity_increase", 0.09, 0.13, "Llama-2 7B-70B", AWQ),
+    # perplexity_increase: added WikiText perplexity on Llama-3-8B, from llama-quantize's own table
+    WeightFormat.q4_k_m: QualityCost(WeightFormat.q4_k_m, "perplexity_increase", 0.1754, 0.1754, "Llama-3-8B",
+                                     LLAMA_QUANTIZE_SOURCE),
+    WeightFormat.q5_k_m: QualityCost(WeightFormat.q5_k_m, "perplexity_increase", 0.0569, 0.0569, "Llama-3-8B",
+                                     LLAMA_QUANTIZE_SOURCE),
+    WeightFormat.q8_0: QualityCost(WeightFormat.q8_0, "perplexity_increase", 0.0026, 0.0026, "Llama-3-8B",
+                                   LLAMA_QUANTIZE_SOURCE),
+    WeightFormat.q4_0: QualityCost(WeightFormat.q4_0, "perplexity_increase", 0.4685, 0.4685, "Llama-3-8B",
+                                   LLAMA_QUANTIZE_SOURCE),
+}
+FP8_KV_SOURCE = ("vLLM docs, Quantized KV Cache (FP8 E4M3): halves KV memory; per-tensor scales, small accuracy "
+                 "impact that depends on the model")

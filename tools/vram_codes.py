@@ -1,0 +1,96 @@
+"""Codes of the memory estimator: its assumptions (`VramCode`), formulas (`FormulaCode`) and the
+components of the per-GPU breakdown (`Component`). Rendered by tools/messages/vram.py."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from tools.notes import Note, NoteCode
+
+
+class Component(str, Enum):
+    """A slice of the per-GPU memory; its precision travels beside it (`MemoryPart.precision`)."""
+
+    weights = "weights"  # the model's weights at the storage precision (inference, full training)
+    weights_frozen = "weights_frozen"  # LoRA/QLoRA: the frozen base
+    adapter_weights = "adapter_weights"  # LoRA adapters
+    adapter_gradients = "adapter_gradients"
+    gradients = "gradients"
+    optimizer_states = "optimizer_states"
+    master_weights = "master_weights"  # fp32 master copy (DeepSpeed; HF/AMP's fp32 params)
+    autocast_copies = "autocast_copies"  # HF/AMP 16-bit copies of the weights for forward/backward
+    fp8_copies = "fp8_copies"  # Transformer Engine fp8 weight copies
+    dequant_buffer = "dequant_buffer"  # bitsandbytes: one matrix dequantised for the matmul
+    ddp_buckets = "ddp_buckets"  # DDP all-reduce bucket copy of the gradients
+    gathered_layers = "gathered_layers"  # ZeRO-3/FSDP: layers gathered for compute
+    activations = "activations"
+    activations_checkpointed = "activations_checkpointed"  # full recomputation: the saved layer inputs
+    activations_recomputed = "activations_recomputed"  # full recomputation: one layer's working set
+    working_set = "working_set"  # inference: one layer's forward working set + last-position logits
+    kv_cache = "kv_cache"
+    logits = "logits"  # training: logits + loss of the output layer
+    fragmentation = "fragmentation"  # caching-allocator slack
+    cuda_context = "cuda_context"  # CUDA context + framework
+
+    def note(self, precision: str | None = None) -> Note:
+        return Note(code=f"component.{self.value}", params={"precision": precision})
+
+
+class VramCode(NoteCode):
+    """Assumptions the memory estimate states (params in the comments)."""
+
+    weights_nf4 = "vram.weights_nf4"  # precision, bits_per_weight, embedding_params
+    weights_int4 = "vram.weights_int4"  # precision, bits_per_weight, embedding_params
+    weights_8bit = "vram.weights_8bit"  # precision, bits_per_weight, embedding_params
+    precision_default = "vram.precision_default"  # precision
+    precision_default_qlora = "vram.precision_default_qlora"  # precision
+    seq_len_default = "vram.seq_len_default"  # seq_len
+    seq_len_model_max = "vram.seq_len_model_max"  # seq_len
+    seq_len_over_max = "vram.seq_len_over_max"  # seq_len, model, max_context
+    checkpointing_default = "vram.checkpointing_default"
+    batch_default_training = "vram.batch_default_training"  # batch_size
+    batch_default_inference = "vram.batch_default_inference"  # batch_size
+    shape_assumed = "vram.shape_assumed"  # model, params (its count, which the model's name may show), layers, hidden, heads, kv_heads, vocab
+    shape_missing = "vram.shape_missing"  # model
+    inference_tp = "vram.inference_tp"  # gpus, tp
+    sharding_ignored = "vram.sharding_ignored"  # sharding
+    moe_active = "vram.moe_active"  # active_params, params
+    moe_resident = "vram.moe_resident"  # experts
+    overhead = "vram.overhead"  # context_gib, slack_fraction
+    offload_ram = "vram.offload_ram"  # cpu_gib
+    profile_inference = "vram.profile_inference"  # reference, source, batch_size
+    profile_training = "vram.profile_training"  # reference, source, batch_size
+    profile_no_checkpointing = "vram.profile_no_checkpointing"
+    encoder_no_kv = "vram.encoder_no_kv"
+    encoder_head = "vram.encoder_head"
+    sliding_window = "vram.sliding_window"  # window_tokens, seq_len
+    kv_mla = "vram.kv_mla"  # kv_lora_rank, rope_dim
+    kv_heads = "vram.kv_heads"  # attention, kv_heads, head_dim, tokens, batch_size
+    ddp_assumed = "vram.ddp_assumed"  # dp
+    lora_adapters = "vram.lora_adapters"  # rank, targets, trainable_params, trainable_fraction, adapter_precision, pure_half
+    fp32_training = "vram.fp32_training"
+    pure_half = "vram.pure_half"  # precision
+    deepspeed_layout = "vram.deepspeed_layout"
+    amp_layout = "vram.amp_layout"
+    fp8_training = "vram.fp8_training"
+    cpu_offload = "vram.cpu_offload"  # params_too
+    ddp_buckets = "vram.ddp_buckets"
+    sharded = "vram.sharded"  # sharding, dp, tp, pp
+    model_parallel = "vram.model_parallel"  # ranks
+    adamw = "vram.adamw"  # half
+    adamw8bit = "vram.adamw8bit"
+    adafactor = "vram.adafactor"
+    sgd = "vram.sgd"  # half
+    pipeline_activations = "vram.pipeline_activations"
+    logits = "vram.logits"  # bytes_per_logit, chunked
+
+
+class FormulaCode(NoteCode):
+    """The formulas behind an estimate, with their citations (`VramEstimate.formula`)."""
+
+    profile = "formula.profile"  # source
+    kv_cache = "formula.kv_cache"
+    activations = "formula.activations"  # attention_scores (bool)
+    flash = "formula.flash"
+    recompute = "formula.recompute"
+    logits = "formula.logits"  # bytes_per_logit, fused_bytes
