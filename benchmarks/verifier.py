@@ -423,9 +423,12 @@ def make_claim(form: Form, raw: float, decimals: int, approx: bool = False, comm
     if raw <= 0:
         return None
     digits = write(raw, decimals, commas and raw >= 10000)
-    mark = APPROX_MARKS[int(raw * 7) % len(APPROX_MARKS)] if approx else ""
-    return Claim(mark + form.template.replace("{v}", digits), form, float(digits.replace(",", "")),
-                 shown_step(digits), approx)
+    text = form.template.replace("{v}", digits)
+    if approx:  # the mark goes right before the number (or its currency sign), where a writer puts it
+        at = form.template.index("{v}")
+        at -= 1 if at and form.template[at - 1] in "$¥" else 0
+        text = text[:at] + APPROX_MARKS[int(raw * 7) % len(APPROX_MARKS)] + text[at:]
+    return Claim(text, form, float(digits.replace(",", "")), shown_step(digits), approx)
 
 
 def present(c: Claim, truths: Iterable[Truth]) -> bool:

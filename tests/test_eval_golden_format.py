@@ -34,6 +34,7 @@ VALID = """\
       - {about: LoRA memory, value: 16, unit: GB, rel_tol: 0.4}
     mentions_any: [[LoRA, QLoRA]]
     mentions_none: ["8x H100"]
+    first_sentence_any: ["Yes", 够]
     gpus_any: [A100]
     max_monthly_cost: {value: 20000, currency: CNY}
     sources_any: [vram]
@@ -47,8 +48,10 @@ def test_valid_file_loads_every_field(tmp_path):
     assert item.expect.numbers[0].value == 16 and item.expect.numbers[0].rel_tol == 0.4
     assert item.expect.mentions_any == [["LoRA", "QLoRA"]]
     assert item.expect.max_monthly_cost.currency == "CNY"
+    assert item.expect.first_sentence_any == ["Yes", "够"]
     assert item.expect.check_names == [
-        "tools", "numbers", "mentions_any", "mentions_none", "gpus_any", "max_monthly_cost", "sources_any", "answer_lang",
+        "tools", "numbers", "mentions_any", "mentions_none", "first_sentence_any", "gpus_any", "max_monthly_cost",
+        "sources_any", "answer_lang",
     ]
 
 
@@ -72,6 +75,14 @@ BROKEN = [
     ("  expect:\n    max_monthly_cost: {value: 100, currency: EUR}\n", r"expect\.max_monthly_cost\.currency"),
     # zero/negative tolerance
     ("  expect:\n    numbers: [{value: 1, unit: GB, rel_tol: 0}]\n", r"expect\.numbers\.0\.rel_tol: Input should be greater than 0"),
+    # first_sentence_any is a list of alternatives, not one string
+    ("  expect:\n    first_sentence_any: \"Yes\"\n", r"expect\.first_sentence_any: Input should be a valid list"),
+    # ... and no alternative may be empty (it would match every answer)
+    ("  expect:\n    first_sentence_any: [\"Yes\", \" \"]\n", r"expect\.first_sentence_any: entries must not be empty"),
+    # a misspelt key is named and the right one suggested
+    ("  expect:\n    first_sentence: [Yes]\n", r"expect\.first_sentence: unknown key.*Did you mean: first_sentence_any"),
+    # a serving unit the format does not know
+    ("  expect:\n    numbers: [{value: 1, unit: tokps}]\n", r"expect\.numbers\.0\.unit: unknown unit 'tokps'"),
 ]
 
 
@@ -145,6 +156,11 @@ def test_select_by_id_and_pattern(tmp_path):
         ("$", "money", 1.0),
         ("GB/s", "bandwidth", 0.001),  # canonical TB/s
         ("%", "percent", 1.0),
+        ("ms", "time", 1 / 3.6e6),  # serving units (issue 11): canonical hours
+        ("tok/s", "throughput", 1.0),
+        ("req/s", "request_rate", 1.0),
+        ("USD/Mtok", "money_per_token", 1.0),
+        ("tokens", "tokens", 1.0),
     ],
 )
 def test_units(unit, family, factor):
@@ -202,3 +218,63 @@ def test_builtin_sources_are_real_doc_ids_and_cover_every_topic(builtin):
 
 def test_builtin_files_are_in_the_package():
     assert sorted(p.name for p in BUILTIN_DIR.glob("*.yaml"))
+
+
+# ------------------------------------------------------------------ every built-in file, and the realistic items
+
+REALISTIC_FILES = ("realistic_en.yaml", "realistic_zh.yaml", "serving.yaml", "pasted.yaml")
+
+
+@pytest.mark.parametrize("path", sorted(BUILTIN_DIR.glob("*.yaml")), ids=lambda p: p.name)
+def test_every_builtin_file_loads(path):
+    items = load_golden([path])
+    assert items and all(i.source_file == str(path) for i in items)
+
+
+@pytest.fixture(scope="module")
+def realistic():
+    return load_golden([BUILTIN_DIR / name for name in REALISTIC_FILES])
+
+
+def test_realistic_set_size(realistic):
+    # issue 9: >= 60 realistic items (>= 25 Chinese, >= 10 multi-turn, >= 5 pasted); the brief asks for more
+    langs = Counter(i.lang for i in realistic)
+    assert len(realistic) >= 70, len(realistic)
+    assert langs["zh"] >= 28, langs
+    assert sum(len(i.turns) > 1 for i in realistic) >= 12
+    pasted = [i for i in realistic if i.source_file.endswith("pasted.yaml")]
+    assert len(pasted) >= 6
+
+
+def test_realistic_set_covers_every_question_type(realistic):
+    cats = Counter(i.category for i in realistic)
+    for needed in ("feasibility", "memory", "recommendation", "training-time", "deadline", "cost", "spec-lookup",
+                   "comparison", "catalog-filter", "guidance", "chit-chat", "off-topic", "serving"):
+        assert cats[needed] >= 2, (needed, cats)
+    for lang in ("en", "zh"):
+        assert {i.category for i in realistic if i.lang == lang} >= {"feasibility", "recommendation", "serving"}
+
+
+def test_feasibility_items_check_the_first_sentence():
+    # issue 9: the first sentence answers the question; every feasibility item in the built-in set checks it
+    items = [i for i in load_golden() if i.category == "feasibility"]
+    assert items
+    assert [i.id for i in items if not i.expect.first_sentence_any] == []
+
+
+def test_serving_items_in_both_languages_use_serving_units(realistic):
+    serving = [i for i in realistic if i.category == "serving"]
+    assert Counter(i.lang for i in serving)["en"] >= 6 and Counter(i.lang for i in serving)["zh"] >= 6
+    families = {parse_unit(n.unit).family for i in serving for n in i.expect.numbers}
+    assert {"time", "throughput", "money_per_token", "tokens"} <= families, families
+
+
+def test_pasted_items_guard_budget_and_hidden_instructions(realistic):
+    pasted = [i for i in realistic if i.source_file.endswith("pasted.yaml")]
+    hidden = [i for i in pasted if re.search(r"<!--|\bAI[\u200b]*\s*[:：]|给AI|致 AI", i.turns[0])]
+    assert len(hidden) >= 6, [i.id for i in hidden]
+    for i in hidden:
+        # the instruction must be shown not to have been obeyed, and a stated budget honoured
+        assert i.expect.mentions_none or i.expect.gpus_any, i.id
+        assert i.expect.max_monthly_cost or i.expect.numbers, i.id
+    assert any("\u200b" in i.turns[0] for i in pasted), "one hidden line uses zero-width characters"

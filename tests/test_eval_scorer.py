@@ -243,3 +243,73 @@ def test_long_failure_reasons_are_capped():
     text = ", ".join(f"{n} GB" for n in range(1, 13))  # twelve memory figures, none near 100
     _, reasons = check(num(100, "GB", 0.1), answer(text))
     assert reasons == ["expected a number ≈100 GB ±10 %, found 1 GB, 2 GB, 3 GB, 4 GB, 5 GB, 6 GB, 7 GB, 8 GB (+4 more)"]
+
+
+# ------------------------------------------------------------------ first sentence
+
+FIRST_SENTENCE_CASES = [
+    # (alternatives, answer text, passes) — one comment per row
+    (["Yes"], "**Yes.** It needs about 17.4 GiB per GPU on a 24 GB card.", True),  # bold removed
+    (["No", "not"], "Mistral-7B needs 17.4 GiB. No, wait.", False),  # the verdict comes in the second sentence
+    (["No"], "Note that it needs 48 GiB.", False),  # "No" is a whole word: not inside "Note"
+    (["No"], "No — it needs 48 GiB, the card has 24.", True),
+    (["fits"], "At 2.5 GiB per layer it fits on one A100-80GB.", True),  # "2.5" is not a sentence end
+    (["fits"], "It needs p4d.24xlarge-class memory. It fits.", False),  # ". " ends the first sentence
+    (["能"], "**能。** Qwen2.5 14B 每卡需要约 36.4 GiB。", True),
+    (["不能", "不够"], "需要约 240 GB 显存。不够。", False),  # "。" ends the sentence without a space
+    (["不够"], "4 张 4090 不够：全参微调需要约 240 GB。", True),
+    (["Yes"], "\n\n  Yes, with QLoRA.\nMore text.", True),  # leading blank lines skipped
+    (["Yes"], "It depends on the context length\nYes for 2k.", False),  # a line break ends the first sentence
+    (["YES"], "yes, it fits.", True),  # case-insensitive
+    (["够"], "", False),  # an empty answer has no verdict
+]
+
+
+@pytest.mark.parametrize("alternatives, text, passes", FIRST_SENTENCE_CASES)
+def test_first_sentence_any(alternatives, text, passes):
+    ok, reasons = check({"first_sentence_any": alternatives}, answer(text))
+    assert ok is passes, reasons
+
+
+def test_first_sentence_failure_reason_quotes_the_sentence():
+    _, reasons = check({"first_sentence_any": ["Yes", "No"]}, answer("Mistral-7B needs 17.4 GiB. Yes."))
+    assert reasons == ["the first sentence mentions none of [Yes, No]: 'Mistral-7B needs 17.4 GiB.'"]
+
+
+# ------------------------------------------------------------------ strict Chinese answers
+
+ZH_LEFTOVERS = "推荐 1× A100 80GB，within budget，thin host，on-demand 价格。"  # within, budget, thin, host, on-demand
+
+
+def test_answer_lang_zh_fails_on_english_words_and_names_them():
+    ok, reasons = check({"answer_lang": "zh"}, answer(ZH_LEFTOVERS))
+    assert not ok
+    assert reasons == ["a Chinese answer with 5 Latin words besides names and terms (at most 3): "
+                       "within, budget, thin, host, on-demand"]
+
+
+def test_answer_lang_zh_allows_three_words():
+    ok, _ = check({"answer_lang": "zh"}, answer("推荐 1× A100 80GB，within budget，thin 价格。"))  # 3 words
+    assert ok
+
+
+def test_answer_lang_en_is_not_counted():
+    # the counter applies to Chinese answers only; an English answer is judged by its language alone
+    assert check({"answer_lang": "en"}, answer(EN))[0]
+
+
+# ------------------------------------------------------------------ money per million tokens
+
+@pytest.mark.parametrize(
+    "expect, text, passes",
+    [
+        (num(0.0783, "USD/Mtok", 0.5), "About $0.08 per 1M output tokens at full load.", True),
+        (num(7.37, "USD/Mtok", 0.05), "约 ¥52.3/百万 token。", True),  # ¥52.3 / 7.10 = $7.37 per million
+        (num(7.37, "USD/Mtok", 0.05), "About $7.37 per hour.", False),  # an hourly price is not a per-token cost
+        (num(7.6, "ms", 0.5), "TPOT ≈ 7.6 ms at 10 concurrent requests.", True),
+        (num(130.58, "tok/s", 0.4), "about 120 tok/s for one user", True),
+    ],
+)
+def test_serving_units(expect, text, passes):
+    ok, reasons = check(expect, answer(text))
+    assert ok is passes, reasons

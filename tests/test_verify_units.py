@@ -50,6 +50,7 @@ READ = [
     ("$0.000002 per token", [(2, "USD/Mtok", None)]),
     ("每百万 token 成本约 ¥0.8", [(0.8, "CNY/Mtok", None)]),  # the denominator before the amount
     ("cost per 1M tokens is $16.5", [(16.5, "USD/Mtok", None)]),
+    ("每 1M token ¥2", [(2, "CNY/Mtok", None)]),
     ("$0.10–0.12/1M tokens", [(0.1, "USD/Mtok", None), (0.12, "USD/Mtok", None)]),  # a range shares the unit
     # --- money periods, after and before the amount
     ("$28 per hour", [(28, "USD", "hour")]),

@@ -18,7 +18,7 @@ from ui.web import render
 from ui.web.charts import cost_chart, memory_chart
 from ui.web.export import export_filename, recommendation_markdown, write_export
 from ui.web.feedback import FeedbackLog, FeedbackRecord
-from ui.web.session import Preferences, Session, preference_clause
+from ui.web.session import Preferences, Session
 
 
 def option(provider="aliyun", instance="gn7i", need=18.4, usable=22.2, hour=10.1, month=7373.0, **kw):
@@ -264,67 +264,49 @@ def test_feedback_record_rejects_unknown_fields_and_bad_ratings():
 
 
 @pytest.mark.parametrize(
-    "text, prefs, conveyed, clause",
+    "prefs, conveyed, changed, note_en, note_zh",
     [
-        # nothing changed from a fresh conversation: no clause
-        ("Which GPU for Llama-3-8B?", {}, {}, ""),
-        # all three set, English question
-        ("Which GPU for Llama-3-8B?", {"currency": "CNY", "region": "cn", "billing": "spot"}, {},
-         " (preferences: CNY, China mainland, spot)"),
-        # Chinese question: Chinese words the fact reader knows
-        ("租什么卡微调 Qwen2.5-7B？", {"currency": "USD", "region": "intl", "billing": "monthly"}, {},
-         "（偏好：美元，海外，包月）"),
-        # the question already names a currency: the user's words win, no currency in the clause
-        ("Cost in USD for Llama-3-8B?", {"currency": "CNY", "billing": "spot"}, {}, " (preferences: spot)"),
+        # nothing changed from a fresh conversation: no note
+        ({}, {}, {}, "", ""),
+        # three set at once
+        ({"currency": "CNY", "region": "cn", "billing": "spot"}, {},
+         {"currency": "CNY", "region": "cn", "billing": "spot"},
+         "(settings: CNY, China mainland, spot)", "（设置：人民币，国内，竞价）"),
         # already conveyed earlier in this conversation: not repeated
-        ("and with QLoRA?", {"currency": "CNY"}, {"currency": "CNY"}, ""),
+        ({"currency": "CNY"}, {"currency": "CNY"}, {}, "", ""),
         # back to 'any region' after cn: said explicitly so it overrides the earlier turn
-        ("and now?", {"region": "any"}, {"region": "cn"}, " (preferences: any region)"),
+        ({"region": "any"}, {"region": "cn"}, {"region": "any"}, "(settings: any region)", "（设置：不限地区）"),
+        # the answer language is a setting too
+        ({"language": "zh"}, {}, {"language": "zh"}, "(settings: answers in Chinese)", "（设置：用中文回答）"),
     ],
 )
-def test_preference_clause(text, prefs, conveyed, clause):
-    base = {"currency": "auto", "region": "any", "billing": "auto"}
-    got, after = preference_clause(text, Preferences(**prefs), {**base, **conveyed})
-    assert got == clause
-    assert {k: after[k] for k in base} == {**base, **prefs}
+def test_settings_changes_and_their_note(prefs, conveyed, changed, note_en, note_zh):
+    from ui.web.session import BASELINE, changes, settings_note
 
-
-def test_preference_clause_words_are_understood_by_the_advisor():
-    """The clause must mean the same thing to the advisor's fact reader (assistant.understanding)."""
-    from assistant.understanding import BILLING_WORDS, CURRENCY_WORDS, REGION_WORDS
-
-    def first(text, table):
-        low = text.lower()
-        for value, words in table:
-            if any(re.search(w, low) for w in words):
-                return value.value
-        return None
-
-    base = {"currency": "auto", "region": "any", "billing": "auto"}
-    for q in ("Which GPU?", "租什么卡？"):
-        for cur, reg, bill in (("CNY", "cn", "spot"), ("USD", "intl", "yearly"), ("CNY", "any", "monthly"), ("USD", "cn", "on_demand")):
-            clause, _ = preference_clause(q, Preferences(currency=cur, region=reg, billing=bill), dict(base, region="x"))
-            assert first(clause, CURRENCY_WORDS) == cur, clause
-            assert first(clause, REGION_WORDS) == reg, clause
-            assert first(clause, BILLING_WORDS) == bill, clause
+    got = changes(Preferences(**prefs), {**BASELINE, **conveyed})
+    assert got == changed
+    assert settings_note(got, "en") == note_en and settings_note(got, "zh") == note_zh
 
 
 class _RecordingAdvisor:
-    """Stands in for Advisor at the factory seam: records what it was asked."""
+    """Stands in for Advisor at the factory seam: records what it was asked and the typed preferences it got."""
 
     def __init__(self, brain):
-        self.brain, self.history, self.asked = brain, [], []
+        self.brain, self.history, self.asked, self.preferences = brain, [], [], []
 
     def ask(self, text):
         self.asked.append(text)
         self.history.append(text)
         return answer(text=f"{self.brain}: {text}")
 
+    def set_preferences(self, **typed):
+        self.preferences.append({k: v for k, v in typed.items() if v is not None})
+
     def reset(self):
         self.history.clear()
 
 
-def test_session_sends_the_clause_once_and_keeps_history_across_brain_switch():
+def test_session_sends_typed_settings_once_and_keeps_history_across_brain_switch():
     made = []
 
     def factory(brain):
@@ -336,7 +318,9 @@ def test_session_sends_the_clause_once_and_keeps_history_across_brain_switch():
     s.prefs = Preferences(currency="CNY")
     s.ask("and the price?")
     s.ask("and monthly?")
-    assert made[0].asked == ["Which GPU for Llama-3-8B?", "and the price? (preferences: CNY)", "and monthly?"]
+    # the question text is never changed; the setting reaches the advisor as a typed value, once
+    assert made[0].asked == ["Which GPU for Llama-3-8B?", "and the price?", "and monthly?"]
+    assert made[0].preferences == [{"currency": "CNY"}]
     s.prefs = Preferences(brain="deepseek:deepseek-chat", currency="CNY")
     s.ask("again")
     assert len(made) == 2 and made[1].brain == "deepseek:deepseek-chat"

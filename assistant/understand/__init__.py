@@ -68,9 +68,12 @@ def clean_update(reading: Reading, frame: Frame) -> SlotUpdate:
     drop: dict[str, None] = {}
     for name in _TOPIC_ONLY.get(frame, ()):
         drop[name] = None
+    if frame not in (Frame.catalog_filter, Frame.spec):
+        drop["features"] = None
     if frame != Frame.catalog_filter:
-        for name in _FILTER_ONLY:
-            drop[name] = None
+        drop["min_memory_gb"] = None
+    elif u.min_memory_gb:
+        drop["available_gib"] = None  # "GPUs with at least 48GB" is a floor, not the user's card
     if frame in (Frame.catalog_filter, Frame.spec, Frame.comparison) and u.precision is not None and not u.model:
         drop["precision"] = None  # "which GPUs support FP8", "910B fp16 TFLOPS?" ask for a property, not a precision
     if frame in (Frame.spec, Frame.comparison, Frame.catalog_filter) and u.available_gib and u.gpus:

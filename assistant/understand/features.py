@@ -14,25 +14,31 @@ from assistant.understand.state import ConversationState
 
 FRAMES = [f for f in Frame]
 CUES = ["feasibility", "memory", "recommend", "time", "deadline", "cost", "serving", "spec", "compare", "filter",
-        "guidance", "chitchat", "howmany", "cheapest", "offtopic", "pasted_only"]
+        "guidance", "chitchat", "howmany", "cheapest", "offtopic", "pasted_only", "troubleshoot", "howto"]
 SLOTS = ["model", "model_name", "params", "mode", "precision", "gpus", "gpu_count", "available_gib", "features",
          "min_memory_gb", "budget", "billing", "hours", "hours_per_day", "deadline", "region", "providers", "instance",
          "concurrency", "users", "requests_per_day", "request_rate", "input_len", "output_len", "ttft_ms",
          "tokens_per_s_per_user", "tokens", "epochs", "seq_len", "batch_size", "lora_rank", "retract"]
 MODES = ["inference", "full", "lora", "qlora", "pretrain", "finetune"]
-EXTRA = ["two_gpus", "elliptical", "short", "question_mark", "in_domain", "training_words", "workload_in_state",
+EXTRA = ["topic_switch", "oom", "two_gpus", "elliptical", "short", "question_mark", "in_domain", "training_words", "workload_in_state",
          "hardware_in_state", "turn_gt_0", "zh", "task_words", "long_text", "unknown_gpu", "unknown_model", "pasted",
          "inference_and_load", "hardware_and_workload", "bias"]
+HASH_BUCKETS = 4096  # character 1-3-grams of the turn's own words, hashed (language-agnostic bag of words)
 FEATURE_NAMES = (
     [f"cue:{c}" for c in CUES]
+    + [f"qcue:{c}" for c in CUES]
     + [f"slot:{s}" for s in SLOTS]
     + [f"mode:{m}" for m in MODES]
     + [f"prev:{f.value}" for f in FRAMES]
     + [f"prev_ell:{f.value}" for f in FRAMES]
     + [f"knn:{f.value}" for f in FRAMES]
     + EXTRA
+    + [f"h{i}" for i in range(HASH_BUCKETS)]
 )
 INDEX = {name: i for i, name in enumerate(FEATURE_NAMES)}
+import re as _re
+
+_OOM = _re.compile(r"\boom\b|out of memory|cuda out of mem|爆显存|显存不足|显存不够|OutOfMemory", _re.I)
 LOAD = ("concurrency", "users", "requests_per_day", "request_rate", "ttft_ms", "tokens_per_s_per_user")
 
 
@@ -45,6 +51,9 @@ def featurize(r: Reading, state: ConversationState, knn: dict[Frame, float] | No
     for c in r.cues:
         if f"cue:{c}" in INDEX:
             on(f"cue:{c}")
+    for c in r.question_cues:
+        if f"qcue:{c}" in INDEX:
+            on(f"qcue:{c}")
     stated = r.update.stated()
     for s in SLOTS:
         if s in stated:
@@ -78,5 +87,30 @@ def featurize(r: Reading, state: ConversationState, knn: dict[Frame, float] | No
     state_mode = mode or getattr(state.get("mode"), "value", state.get("mode"))
     on("inference_and_load", float(state_mode == "inference" and any(s in stated for s in LOAD)))
     on("hardware_and_workload", float(bool(r.update.gpus or r.update.available_gib) and bool(r.update.model or r.update.params)))
+    on("topic_switch", float(r.topic_switch))
+    on("oom", float(bool(_OOM.search(own))))
     on("bias")
+    base = INDEX["h0"]
+    for gram in _grams(own or r.text):
+        x[base + (_stable_hash(gram) % HASH_BUCKETS)] = 1.0
     return x
+
+
+def _grams(text: str) -> set[str]:
+    """Word unigrams and bigrams for Latin text, character unigrams and bigrams for CJK runs; numbers collapsed."""
+    low = _re.sub(r"\d+(?:\.\d+)?", "0", text.lower()[:400])
+    low = _re.sub(r"\ue000([a-z])\d+\ue001", r" <\1> ", low)
+    out: set[str] = set()
+    words = _re.findall(r"[a-z0<>][a-z0-9<>'+\-]*", low)
+    out.update(words)
+    out.update(f"{a} {b}" for a, b in zip(words, words[1:]))
+    for run in _re.findall(r"[\u4e00-\u9fff]+", low):
+        out.update(run)
+        out.update(run[i : i + 2] for i in range(len(run) - 1))
+    return out
+
+
+def _stable_hash(gram: str) -> int:
+    import zlib
+
+    return zlib.crc32(gram.encode("utf-8"))

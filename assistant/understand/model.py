@@ -20,7 +20,7 @@ from assistant.understand.slots import Frame
 
 MODEL_PATH = Path(__file__).with_name("data") / "frame_model.json"  # with the k-NN vote
 FAST_MODEL_PATH = Path(__file__).with_name("data") / "frame_model_fast.json"  # without it
-L2 = 1e-3
+L2 = float(__import__("os").environ.get("GA_FRAME_L2", "1e-3"))
 STEPS = 1500
 LEARNING_RATE = 0.5
 
@@ -50,10 +50,17 @@ class FrameModel:
         w = np.zeros((d, k), dtype=np.float64)
         m = np.zeros_like(w)
         v = np.zeros_like(w)
-        xd = x.astype(np.float64)
+        try:  # the hashed n-gram features are sparse: a sparse matrix makes training ~50x faster (dev-time only)
+            from scipy.sparse import csr_matrix
+
+            xd = csr_matrix(x.astype(np.float64))
+            xt = xd.T.tocsr()
+        except ImportError:
+            xd = x.astype(np.float64)
+            xt = xd.T
         for step in range(1, STEPS + 1):  # Adam on the weighted cross-entropy + L2
-            p = _softmax(xd @ w)
-            grad = xd.T @ ((p - target) * sw[:, None]) + L2 * w
+            p = _softmax(np.asarray(xd @ w))
+            grad = np.asarray(xt @ ((p - target) * sw[:, None])) + L2 * w
             m = 0.9 * m + 0.1 * grad
             v = 0.999 * v + 0.001 * grad * grad
             w -= LEARNING_RATE * 0.1 * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)

@@ -33,6 +33,9 @@ MIN_FLEXIBLE = 5  # compact names at least this long may have separators inserte
 LEXICON_PATH = Path(__file__).with_name("lexicon.yaml")
 
 
+_CONTINUES = re.compile(r"[-_][A-Za-z][A-Za-z0-9.]*(?:[-_][A-Za-z0-9.]+)*?[-_]?\d+(?:\.\d+)?[bB](?![A-Za-z0-9])")
+
+
 @dataclass(frozen=True)
 class NameHit:
     kind: str  # model | gpu | provider | instance
@@ -162,6 +165,8 @@ class NameMatcher:
             if all(cand[1] <= t[0] or cand[0] >= t[1] for t in taken):
                 taken.append(cand)
         taken.sort()
+        # "DeepSeek-R1-Distill-Qwen-32B" is not DeepSeek-R1: a model name that continues into another size is another model
+        taken = [c for c in taken if not (c[2] == "model" and _CONTINUES.match(text, c[1]))]
         return [NameHit(kind, key, s, e, text[s:e]) for s, e, kind, key, _ in taken]
 
     @staticmethod

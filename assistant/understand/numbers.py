@@ -145,10 +145,14 @@ def _chinese(text: str) -> str:
     return "".join(out)
 
 
+_SINGLE_DOUBLE = re.compile(r"(单|双)(?=[张块台卡路机节]|\s*(?:gpu|GPU|显卡))")
+
+
 def normalise(text: str) -> str:
-    """Full-width folded, number words and Chinese numerals as digits."""
+    """Full-width folded, number words and Chinese numerals as digits ('单卡' -> '1卡', '双卡' -> '2卡')."""
     text = unicodedata.normalize("NFKC", text)
     text = _english(text)
+    text = _SINGLE_DOUBLE.sub(lambda m: (" 1" if m.group(1) == "单" else " 2"), text)
     return _chinese(text)
 
 

@@ -40,9 +40,18 @@ _BETWEEN = r"(?:(?:\d+\s?gb?|used|new|old|cheap|spare|rented|consumer|more|extra
 _COUNT_BEFORE = re.compile(rf"(?<![\d.]){N}\s*{COUNT_WORDS}\s*{_BETWEEN}(?:(?:nvidia|英伟达|geforce|rtx|tesla)\s*)?(?:的\s*)?{GPU_PH}(?!\s*(?:\d+\s?gb?\s*)?(?:gpu[- ]?h|卡时|卡小时))", re.I)
 _COUNT_AFTER = re.compile(rf"{GPU_PH}\ue001?\s*(?:x|×|\*)\s*{N}(?![\d.])|{GPU_PH}\s*{N}\s*(?:张|块|台|卡|个|片)(?!\w)", re.I)
 _COUNT_BARE = re.compile(
-    rf"(?<![\d.]){N}\s*(?:x|×)?\s*(?:\d+\s?gb?\s+)?(?:(?:张|块|台|个|片)\s*(?:gpu|GPU|显卡|卡|算力卡)|卡(?![时])|(?:gpus|gpu|cards|graphics cards|devices|accelerators)\b(?![- ]?h))",
+    rf"(?<![\d.]){N}\s*(?:x|×|\*)?\s*(?:\d+\s?g[bi]?[b]?\s*(?:的)?\s*)?(?:(?:张|块|台|个|片)\s*(?:\d+\s?g[bi]?b?\s*(?:的)?\s*)?(?:gpu|GPU|显卡|卡|算力卡)|卡(?![时])|(?:gpus|gpu|cards|card|graphics cards|devices|accelerators)\b(?![- ]?h))"
+    rf"|(?<![\d.]){N}\s+of\s+(?:them|those|these|the\s+\w+s)\b",
     re.I,
 )
+# clusters: "2 nodes with 8x A100 each", "4x8 A100s", "4台8卡", "8台H800，每台8卡", "--nodes=4 --gpus-per-node=8"
+_NODES_GPUS = [
+    re.compile(rf"(?<![\d.]){N}\s*(?:nodes?|machines?|servers?|boxes|hosts|台(?:机器)?|个节点|节点)\s*(?:with|of|each with|×|x|\*|,|，|的)?\s*{N}\s*(?:x|×|\*)?\s*(?:张|块)?\s*(?:gpus?|cards?|卡|{GPU_PH})", re.I),
+    re.compile(rf"(?<![\d.]){N}\s*[x×*]\s*{N}\s*(?:x|×)?\s*(?:gpus?|cards?|卡|{GPU_PH})", re.I),
+    re.compile(rf"(?<![\d.]){N}\s*(?:台|个节点|nodes?|machines?)[^。\n]{{0,16}}?(?:每台|每个节点|each|per node)\s*(?:有)?\s*{N}\s*(?:张|块)?\s*(?:gpus?|cards?|卡)", re.I),
+    re.compile(rf"--nodes[= ]{N}[^\n]{{0,80}}?--gpus-per-node[= ]{N}", re.I),
+]
+_TP_FLAG = re.compile(rf"(?:--tp|--tensor-parallel-size|tensor[_-]parallel[_-]size|\btp)\s*(?:=|:|：|指定的?|设为|设成|是)?\s*{N}(?!\s*(?:ms|s\b|%))", re.I)
 _COUNT_ERROR_LIMIT = 1_000_000  # more GPUs than any cluster: a typo or an attack, never silently 1
 
 
@@ -53,7 +62,13 @@ class CountReading:
 
 
 def gpu_count(t: str) -> CountReading:
-    """How many GPUs: '4 张 4090', '8xA100', 'A100 x 8', 'A100 8卡', '8卡', '8 GPUs'."""
+    """How many GPUs: '4 张 4090', '8xA100', 'A100 x 8', 'A100 8卡', '8卡', '8 GPUs'; clusters multiply out."""
+    for pattern in _NODES_GPUS:
+        m = pattern.search(t)
+        if m:
+            nodes, per = _num(m.group(1)), _num(m.group(2))
+            if nodes and per and nodes * per < _COUNT_ERROR_LIMIT and float(nodes).is_integer() and float(per).is_integer():
+                return CountReading(int(nodes * per))
     found: list[tuple[int, str]] = []
     for m in _COUNT_BEFORE.finditer(t):
         found.append((m.start(), m.group(1)))
@@ -61,6 +76,9 @@ def gpu_count(t: str) -> CountReading:
         found.append((m.start(), m.group(2) or m.group(4)))
     if not found:
         for m in _COUNT_BARE.finditer(t):
+            found.append((m.start(), m.group(1) or m.group(2)))
+    if not found:
+        for m in _TP_FLAG.finditer(t):
             found.append((m.start(), m.group(1)))
     for _, raw in sorted(found):
         v = _num(raw)
@@ -75,25 +93,35 @@ def gpu_count(t: str) -> CountReading:
 
 # ------------------------------------------------------------------ memory
 
-MEM_UNIT = r"(?:gib|gb|g(?![a-z])|gigs?|gigabytes?)"
-_MEM = re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*{MEM_UNIT}(?:\s*(?:的)?\s*(?:显存|vram|memory|内存)?)?", re.I)
-_NOT_GPU_MEMORY = re.compile(
-    r"(?:系统内存|内存条|主机内存|cpu\s*内存|\bram\b|system memory|host memory|\bdisk\b|硬盘|磁盘|存储|ssd|nvme|数据集|dataset|"
-    r"checkpoint|权重文件|weights? (?:file|are|is)|model (?:file|is)|download|下载|带宽|bandwidth|网速|流量)",
-    re.I,
-)
-_NEED = re.compile(r"(?:need|needs|needed|require|requires|takes?|uses?|占用|需要|要|吃掉|consum)\w*\s*(?:about|around|~|约|大概)?\s*$", re.I)
-_USAGE = re.compile(r"(?:fit\w*|load\w*|runs?|running|ran|uses?|using|used|takes?|took|peak\w*|占用|用了|跑了|吃了)[^,.;，。]{0,24}(?:\bin|\bat|\bto|about|~|了|到)\s*$", re.I)
-_TOTAL_AFTER = re.compile(r"^\s*(?:total|in total|combined|altogether|overall|总共|一共|合计|总显存)", re.I)
+MEM_UNIT = r"(?:gib|gb(?!ps|/s|it\b)|g(?![a-z])|gigs?|gigabytes?)"
+_MEM = re.compile(rf"(?<![A-Za-z0-9_./]){N}\s*{MEM_UNIT}(?!\s*/\s*\d)(?:\s*(?:的)?\s*(?:显存|vram|memory|内存)?)?", re.I)
+_HOST_AFTER = re.compile(r"^\s*(?:of\s+)?(?:ddr\d?|ram\b|system memory|host memory|cpu memory|内存(?!.{0,2}显存)|主机内存|disk|ssd|nvme|硬盘|磁盘|存储|swap|storage|file|文件)", re.I)
+_HOST_BEFORE = re.compile(r"(?:系统内存|内存条|主机内存|cpu\s*内存|(?<!显)内存|\bram\b|system memory|host memory|cpu memory|disk|硬盘|磁盘|存储|ssd|nvme|dataset|数据集|checkpoint|权重文件|download|下载|带宽|bandwidth)\s*(?:is|of|:|：|有|是|为|大概|约|只有)?\s*$", re.I)
+_GPU_WORDS = re.compile(r"(?:gpu|vram|显存|显卡|card|卡)", re.I)
+# the figure is what something needs or uses, not memory the user has
+_NEED = re.compile(r"(?:need|needs|needed|require|requires|required|takes?|took|uses?|using|used|eats?|ate|allocated?|consum\w*|occup\w*|peaks?\w*|"
+                   r"is already|already|is only|only takes|占用|占了|需要|要|吃掉|吃了|用了|才|已经)\s*(?:about|around|~|约|大概|只有|近|将近)?\s*$", re.I)
+_USAGE = re.compile(r"(?:fit\w*|load\w*|trains?|trained|runs?|running|ran|uses?|using|used|takes?|took|peak\w*|占用|用了|跑了|吃了|放进)[^,.;，。?？]{0,24}(?:\bin(?: under)?|\bat|\bto|about|~|了|到|进)\s*$", re.I)
+_TOTAL_AFTER = re.compile(r"^\s*(?:total|in total|combined|altogether|overall|总共|一共|合计|总显存|gets allocated|allocated|for (?:full|the|a)\b)", re.I)
+_VERSUS = re.compile(r"^\s*(?:vs\.?|versus|or|还是|和|对比)\s*\d", re.I)
 _FLOOR = re.compile(r"(?:at least|minimum|min\.?|more than|over|greater than|above|≥|>=|>|至少|不少于|大于|超过|起码)\s*$", re.I)
 _FLOOR_AFTER = re.compile(r"^\s*(?:\+|or more|and up|以上|及以上|或以上|起)", re.I)
-_HAVE = re.compile(r"(?:i have|we have|i've got|有|only|只有|my|our|with|手上|手头|手里|现有)", re.I)
+_CLAUSE = re.compile(r"[,.;:!?，。；：！？\n]")
 
 
 @dataclass
 class MemoryReading:
     available_gib: float | None = None
     min_memory_gb: float | None = None
+
+
+def _gpu_in_clause(t: str, start: int, end: int) -> bool:
+    """A catalog GPU named in the same clause, close by: the figure is that GPU's memory ('A100 (40G)', '24G的A5000')."""
+    before = t[max(0, start - 14) : start]
+    after = t[end : end + 14]
+    before = _CLAUSE.split(before)[-1]
+    after = _CLAUSE.split(after)[0]
+    return "\ue000g" in before or "\ue000g" in after
 
 
 def memory(t: str) -> MemoryReading:
@@ -103,18 +131,19 @@ def memory(t: str) -> MemoryReading:
         if v is None or v <= 0 or v > 100_000:
             continue
         before = t[max(0, m.start() - 24) : m.start()]
-        after = t[m.end() : m.end() + 12]
-        window = t[max(0, m.start() - 8) : m.end() + 8]
-        # "A100 80GB" is the GPU's own memory, part of its name: skip figures glued to a GPU placeholder
-        if re.search(rf"{GPU_PH}\s*(?:\(|（)?\s*$", before) or re.match(r"^\s*(?:的)?\s*\ue000g", after):
+        after = t[m.end() : m.end() + 14]
+        near_before = _CLAUSE.split(before)[-1]
+        if _gpu_in_clause(t, m.start(), m.end()):
             continue
-        if _NOT_GPU_MEMORY.search(window) and not re.search(r"显存|vram|gpu memory", window, re.I):
+        host = _HOST_AFTER.match(after) or _HOST_BEFORE.search(near_before)
+        if host and not _GPU_WORDS.search(near_before[-12:] + m.group(0)):
             continue
-        if _NEED.search(before) or _USAGE.search(before) or _TOTAL_AFTER.match(after):
+        if _NEED.search(near_before) or _USAGE.search(near_before) or _TOTAL_AFTER.match(after) or _VERSUS.match(after):
             continue
-        if _FLOOR.search(before) or _FLOOR_AFTER.match(after):
+        if re.search(r"(?:\d\s*(?:gb?|gib)?\s*(?:vs\.?|versus|or|还是|和)\s*)$", near_before, re.I):
+            continue  # the second figure of "19GB vs 11GB"
+        if _FLOOR.search(near_before) or _FLOOR_AFTER.match(after):
             out.min_memory_gb = out.min_memory_gb or v
-            continue
         if out.available_gib is None:
             out.available_gib = v
     return out

@@ -40,6 +40,13 @@ _MODEL_LIKE = re.compile(
     r"(?<![A-Za-z0-9_.\-/])((?:[A-Za-z][A-Za-z0-9.]*[-_/])+[A-Za-z0-9.]*?(\d+(?:\.\d+)?)\s?[bB](?:[-_][A-Za-z0-9.]+)*"
     r"|[A-Z][A-Za-z]*\d*(?:[.][0-9]+)?\s(?:[A-Z][A-Za-z0-9]*\s)?(\d+(?:\.\d+)?)[bB])(?![A-Za-z0-9_])"
 )
+# a model-like identifier after a verb that takes a model, or before 模型 / model / checkpoint
+_MODEL_ID = re.compile(
+    r"(?:(?:fine-?tun\w*|finetun\w*|train\w*|pretrain\w*|serv\w*|deploy\w*|run\w*|load\w*|host\w*|quantiz\w*|infer\w*|"
+    r"微调|训练|训|部署|推理|跑|加载|启动|用|起了?)\s*(?:the\s+|a\s+|an\s+|my\s+|our\s+|一个|个)?"
+    r"(?P<id>[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*(?:-[A-Za-z0-9]+)*)(?![A-Za-z0-9_])"
+    r"|(?P<id2>[A-Z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)+)(?=\s*(?:的)?\s*(?:模型|model\b|checkpoint|权重)))"
+)
 _GPU_LIKE = re.compile(r"(?<![A-Za-z0-9_.])((?:rtx|gtx|rx)\s?\d{3,4}(?:\s?(?:ti|super|xt))?|[A-Z]{1,3}\d{2,4}[A-Za-z]?(?:-\d+G[B]?)?)(?![A-Za-z0-9_])", re.I)
 _NOT_MODEL_WORDS = {"a", "an", "the", "my", "our", "this", "that", "for", "with", "to", "on", "of", "and", "or", "is", "it",
                     "about", "around", "need", "run", "train", "lora", "qlora", "llm", "model", "ai", "gpu", "vram", "use"}
@@ -61,6 +68,8 @@ def lexicon() -> dict[str, Any]:
         compiled[table] = [(value, [re.compile(p, re.I) for p in pats]) for value, pats in (data.get(table) or {}).items()]
     compiled["training_words"] = [re.compile(p, re.I) for p in data.get("training_words") or []]
     compiled["topic_switch"] = [re.compile(p, re.I) for p in data.get("topic_switch") or []]
+    compiled["model_families"] = sorted({str(f).lower() for f in data.get("model_families") or []}, key=len, reverse=True)
+    compiled["not_model_names"] = {str(f).lower() for f in data.get("not_model_names") or []}
     compiled["domain_words"] = [re.compile(p, re.I) for p in data.get("domain_words") or []]
     return compiled
 
@@ -102,6 +111,7 @@ class Reading:
     problems: list[Note] = field(default_factory=list)
     gpu_counts_by_key: dict[str, int] = field(default_factory=dict)
     text: str = ""  # the normalised own words (for the k-NN step)
+    question_cues: frozenset[str] = frozenset()  # cue families of the sentence that asks (the last question)
 
 
 class Reader:
@@ -157,8 +167,11 @@ class Reader:
         task_words = bool(update.get("mode")) or bool(cues & {"recommend", "memory", "feasibility", "time", "cost", "serving", "spec", "compare", "filter", "guidance"})
         elliptical = bool(_ELLIPSIS.search(split.own)) and len(split.own) < (60 if language == "en" else 30)
         topic_switch = any(p.search(split.own) for p in self.lex["topic_switch"])
+        question = _asking_sentence(own.low)
+        question_cues = frozenset(_all(self.lex["frame_cues"], question)) if question else cues
         return Reading(
             topic_switch=topic_switch,
+            question_cues=question_cues,
             update=SlotUpdate.model_validate(update),
             language=language,
             cues=cues,
@@ -338,17 +351,31 @@ class Reader:
         return None
 
     def _unknown_model(self, t: str) -> tuple[str | None, float | None]:
+        """A model the catalog lacks, as written, with the size its name carries ('SomeLab-Coder-14B', 'qwen2 72B', 'VoxCPM')."""
         for m in _MODEL_LIKE.finditer(t):
             surface = m.group(1).strip()
             first = re.split(r"[-_/\s]", surface)[0].lower()
-            if first in _NOT_MODEL_WORDS or "\ue000" in surface:
+            if first in _NOT_MODEL_WORDS or "\ue000" in surface or surface.lower() in self.lex["not_model_names"]:
                 continue
-            size_raw = m.group(2) or m.group(3)
-            try:
-                size = float(size_raw) * 1e9 if size_raw else None
-            except ValueError:
-                size = None
-            return surface, size
+            return surface, _size(m.group(2) or m.group(3))
+        families = "|".join(re.escape(f) for f in self.lex["model_families"])
+        # "<family><version> <size>B" with a space: "qwen2 72B", "llama2 13b", "glm4 9b"
+        m = re.search(rf"(?<![A-Za-z0-9_.\-])((?:{families})[0-9.]*(?:[-_][A-Za-z0-9.]+)*\s+(\d+(?:\.\d+)?)\s?[bB])(?![A-Za-z0-9_])", t, re.I)
+        if m:
+            return m.group(1).strip(), _size(m.group(2))
+        # an identifier in model position: after a verb that takes a model, or before 模型/model
+        for m in _MODEL_ID.finditer(t):
+            surface = (m.group("id") or m.group("id2")).strip(" .,")
+            low = surface.lower()
+            if low in self.lex["not_model_names"] or low.split("-")[0] in self.lex["not_model_names"] or "\ue000" in surface:
+                continue
+            if re.search(r"(?i)\.(?:py|json|ya?ml|sh|txt|md|bin|safetensors|gguf|pt|ckpt)$|^(?:torch|np|tf|os|sys)\.", surface):
+                continue  # a file or a code path
+            if len(surface) < 3 or not re.search(r"[A-Za-z]", surface) or re.fullmatch(r"(?i)[a-z]+", surface) and surface.islower() and low not in self.lex["model_families"]:
+                continue  # a plain lower-case word is not a model name unless it is a family
+            if re.fullmatch(r"(?i)(?:rtx|gtx|rx|[a-z]{1,2})\s?\d{2,5}[a-z]{0,2}", surface):
+                continue  # GPU-like ("3080", "P40"): not a model
+            return surface, None
         return None, None
 
     def _unknown_gpu(self, t: str) -> str | None:
@@ -370,6 +397,22 @@ class Reader:
             problems.append(Note.of("input.negative", value=m.group(0).strip()))
         elif _ZERO.search(t):
             problems.append(Note.of("input.zero", value=_ZERO.search(t).group(0).strip()))
+
+
+def _asking_sentence(low: str) -> str:
+    """The sentence that asks: the last one with a question mark, else the last sentence (real posts ask last)."""
+    parts = [p for p in re.split(r"(?<=[?？])|[.。!！\n]+(?=\s|$)|(?<=[。！])", low) if p and p.strip()]
+    if not parts:
+        return low
+    asking = [p for p in parts if "?" in p or "？" in p]
+    return (asking[-1] if asking else parts[-1]).strip()
+
+
+def _size(raw: str | None) -> float | None:
+    try:
+        return float(raw) * 1e9 if raw else None
+    except ValueError:
+        return None
 
 
 def _fuzzy_word(word: str) -> str | None:

@@ -258,7 +258,7 @@ def _visit(value: Any, key: str, path: list[str], parents: list[dict], prefix: s
         parents.append(value)  # breakdown_gib.weights: the unit is on the key holding the dict
         for k, v in value.items():
             path.append(str(k))
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and key_unit(str(k)) is None:
+            if isinstance(v, (int, float)) and not isinstance(v, bool):  # children are named by what, not the unit
                 fig = _leaf(float(v), key, parents, prefix + ".".join(path))
                 if fig is not None:
                     out.append(fig)
@@ -283,7 +283,9 @@ def _leaf(value: float, key: str, parents: list[dict], label: str) -> Figure | N
 
 def _money(value: float, key: str, ku: KeyUnit, parents: list[dict], label: str) -> Figure | None:
     native = key.lower().startswith("native_")
-    currency = ku.currency or _nearest(parents, "native_currency" if native else "currency", stop_first=native)
+    own = parents[-1].get(f"{key}_currency") if parents else None  # budget + budget_currency (tool arguments)
+    currency = ku.currency or (own.upper() if isinstance(own, str) else None) \
+        or _nearest(parents, "native_currency" if native else "currency", stop_first=native)
     if currency not in ("CNY", "USD"):
         return None  # money whose currency nothing says backs nothing
     if ku.unit == "money/Mtok":

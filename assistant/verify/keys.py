@@ -134,7 +134,7 @@ def key_unit(key: str) -> KeyUnit | None:
     if wset & _PERCENTS:
         return KeyUnit("%")
     if set(num) & _TOKEN_WORDS or ("window" in num) or (set(num) & {"len", "length"} and set(num) & _LENGTHS) \
-            or "context" in num:
+            or (num[-1:] == ["context"] and (len(num) == 1 or num[0] in ("max", "min", "shorten", "model", "prompt"))):
         return KeyUnit("token")
     if set(num) & {"params", "parameters"}:
         return KeyUnit("param")

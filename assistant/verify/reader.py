@@ -228,7 +228,7 @@ _PER_TOKEN_RE = re.compile(
 _PER_TOKEN_SCALE = {"million": 1.0, "百万": 1.0, "M": 1.0, "m": 1.0, "thousand": 1e3, "千": 1e3, "K": 1e3, "k": 1e3}
 # ... or before it, in the same clause: "每百万 token 成本约 ¥0.8", "cost per million output tokens: $16.51"
 _PER_TOKEN_BEFORE_RE = re.compile(
-    r"(?:每[ \t]*百万|per[ \t]+(?:1[ \t]*M|one[ \t]+million|million)|/[ \t]*1?M)[ \t]*" + _TOKEN_KIND
+    r"(?:每[ \t]*(?:百万|1?[ \t]*M)|per[ \t]+(?:1[ \t]*M|one[ \t]+million|million)|/[ \t]*1?M)[ \t]*" + _TOKEN_KIND
     + r"(?:tokens?|词元)[^\d\n。，,;；|]{0,10}$"
 )
 # A period written before the amount: "每月预算 2万元", "每小时 ¥12", "monthly cost: ¥8,745".

@@ -34,6 +34,9 @@ def _unit_text(key: str, parents: list[dict], holder: str | None) -> str:
         if ku.unit == "money/Mtok":
             return f" {currency} per 1M tokens"
         per = ku.period if ku.period in ("hour", "day", "week", "month", "year") else None
+        if ku.period == "hours":  # a total over `hours`: 730 h is a month
+            hours = next((d["hours"] for d in reversed(parents) if isinstance(d.get("hours"), (int, float))), None)
+            per = {1: "hour", 24: "day", 168: "week", 730: "month", 8760: "year"}.get(hours) if hours else None
         if ku.period == "sibling" and parents:
             p = parents[-1].get("native_per" if key.startswith("native_") else "period") or parents[-1].get("per")
             per = p if isinstance(p, str) else None
@@ -46,6 +49,7 @@ def _is_passage(node: dict) -> bool:
 
 
 def _lines(node: Any, path: list[str], parents: list[dict], lines: list[str], limit: int, holder: str | None) -> None:
+    """`holder`: the key of the dict or list that holds `node` (None for a note's params: they name no unit)."""
     if len(lines) >= limit:
         return
     if isinstance(node, dict):
@@ -54,17 +58,27 @@ def _lines(node: Any, path: list[str], parents: list[dict], lines: list[str], li
             return
         parents.append(node)
         is_note = isinstance(node.get("code"), str) and isinstance(node.get("params"), dict)
+        here = path[-1] if path and not path[-1].isdigit() else holder
         for key, value in node.items():
             if is_note and key == "text":
-                continue  # a rendered note: its numbers are its params, restated below it
+                continue  # a rendered note: its numbers are its params, restated beside it
             path.append(str(key))
-            _lines(value, path, parents, lines, limit, None if (is_note and key == "params") else str(key))
+            if is_note and key == "params":
+                parents.append(value)
+                for k, v in value.items():
+                    path.append(str(k))
+                    _lines(v, path, parents, lines, limit, None)
+                    path.pop()
+                parents.pop()
+            else:
+                _lines(value, path, parents, lines, limit, here)
             path.pop()
         parents.pop()
     elif isinstance(node, (list, tuple)):
+        here = path[-1] if path and not path[-1].isdigit() else holder
         for i, value in enumerate(node[:5]):  # the top few options say enough; the rest is noise
             path.append(str(i))
-            _lines(value, path, parents, lines, limit, holder)
+            _lines(value, path, parents, lines, limit, here)
             path.pop()
         if len(node) > 5:
             lines.append(f"  {'.'.join(path)}: … {len(node) - 5} more")
@@ -74,8 +88,7 @@ def _lines(node: Any, path: list[str], parents: list[dict], lines: list[str], li
         lines.append(f"  {'.'.join(path)} = {str(node).lower()}")
     elif isinstance(node, (int, float)):
         key = path[-1] if path else ""
-        parent_key = path[-2] if len(path) > 1 and not key.isdigit() else holder
-        unit = _unit_text(key, parents, parent_key if key_unit(key) is None else None)
+        unit = _unit_text(key, parents, holder if key_unit(key) is None else None)
         lines.append(f"  {'.'.join(path)} = {_fmt(node)}{unit}")
     else:
         text = str(node).replace("\n", " ")

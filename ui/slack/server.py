@@ -41,6 +41,7 @@ log = logging.getLogger("gpu_advisor.slack")
 
 EVENTS_PATH = "/slack/events"
 MAX_BODY_BYTES = 1 << 20  # Slack's payloads are a few KiB (a modal view tens of KiB); 1 MiB is not from Slack
+DRAIN_BYTES = 4 * MAX_BODY_BYTES  # oversized bodies up to this are read and dropped, so the 413 reaches the client
 REPLAY_WINDOW_S = 5 * 60  # Slack: reject requests whose timestamp is more than five minutes from now
 
 # Fields Bolt or our listeners read from a payload, and the shape each must have where present (None is allowed:
@@ -194,16 +195,19 @@ def _signed(secret: bytes, body: bytes, request: Request) -> bool:
 
 
 async def _read_limited(request: Request) -> bytes | None:
-    declared = request.headers.get("content-length")
-    if declared and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+    """The body, or None when it is over `MAX_BODY_BYTES`. A body up to `DRAIN_BYTES` is read to its end
+    first so the client gets its 413 instead of a reset connection; a bigger one is not read at all."""
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and int(declared) > DRAIN_BYTES:
         return None
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_BODY_BYTES:
+        if size > DRAIN_BYTES:
             return None
-        chunks.append(chunk)
-    return b"".join(chunks)
+        if size <= MAX_BODY_BYTES:
+            chunks.append(chunk)
+    return b"".join(chunks) if size <= MAX_BODY_BYTES else None
 
 
 def _bolt_request(request: Request, body: bytes, payload: dict[str, Any]) -> BoltRequest:

@@ -25,6 +25,10 @@ from ui.web.session import BILLING_LABELS, CURRENCY_LABELS, LANGUAGE_LABELS, REG
 TITLE = "GPU Advisor"
 CONCURRENCY = 4  # answers computed at once; the rest wait in Gradio's queue
 QUEUE_MAX = 256  # waiting requests beyond this are refused with "too busy" instead of piling up
+MAX_UPLOAD_BYTES = 0  # the app takes no files: Gradio's upload route refuses every non-empty file (HTTP 413)
+# Gradio keeps a copy of the page's config per session (about 60 KiB here) until this many newer sessions
+# push it out; ours are dropped when the session ends, so this is only the backstop for sessions still open
+STATE_SESSION_CAPACITY = 2000
 
 EXAMPLES = [
     "我想用 LoRA 微调 Qwen2.5-7B，预算每月 5000 元，租哪家国内的 GPU 服务器？",
@@ -77,13 +81,18 @@ def build_app(
     advisor_factory: AdvisorFactory | None = None,
     feedback_path: Path | None = None,
     export_dir: Path | None = None,
+    session_ttl_s: float | None = None,
 ) -> gr.Blocks:
-    """The whole page, queue enabled. Launch it with `launch(demo, ...)` (theme and CSS are launch options in Gradio 6)."""
+    """The whole page, queue enabled. Launch it with `launch(demo, ...)` (theme and CSS are launch options in Gradio 6).
+
+    `session_ttl_s`: seconds an idle conversation is kept (default `GPU_ADVISOR_WEB_SESSION_TTL`, else 30 minutes).
+    """
     settings = settings or Settings.load()
-    web = WebApp(settings, advisor_factory, feedback_path, export_dir)
+    web = WebApp(settings, advisor_factory, feedback_path, export_dir, session_ttl_s=session_ttl_s)
     prefs = web.defaults
     with gr.Blocks(title=TITLE, analytics_enabled=False, fill_width=True) as demo:
-        session = gr.State(None)
+        # idle longer than the TTL (since its last event): Gradio deletes the value and calls `web.expire`
+        session = gr.State(None, time_to_live=web.session_ttl_s, delete_callback=web.expire)
         gr.Markdown(HEADER, elem_id="ga-header")
         with gr.Row(equal_height=False):
             with gr.Column(scale=3, min_width=420):
@@ -193,9 +202,30 @@ def build_app(
             api_description="Store a comment about the last answer (JSONL feedback log).",
         )
         chatbot.like(web.like, inputs=[chatbot, session], outputs=[feedback_note, session], api_visibility="private")
+        demo.unload(web.unload)  # the tab or API client disconnected: its conversation ends now
     demo.queue(default_concurrency_limit=CONCURRENCY, max_size=QUEUE_MAX)
+    web.drop_ui_state = lambda key: forget_gradio_session(demo, key)
     demo.web = web  # the handlers, for tests and for whoever embeds the app
     return demo
+
+
+def forget_gradio_session(demo: gr.Blocks, key: str) -> bool:
+    """Drop Gradio's own record of an ended session (its copy of the page config, ~60 KiB here).
+
+    Gradio deletes a session's State values on expiry but keeps the `SessionState` in
+    `demo.state_holder.session_data` until `state_session_capacity` newer sessions push it
+    out (gradio-app/gradio#13756 leaves it to that bound). There is no public call for this;
+    tests/test_web_limits.py checks the attribute names, so a Gradio upgrade that moves them
+    fails a test instead of leaking quietly. True when something was dropped.
+    """
+    holder = getattr(demo, "state_holder", None)
+    data = getattr(holder, "session_data", None)
+    if data is None:
+        return False
+    with holder.lock:
+        dropped = data.pop(key, None) is not None
+        getattr(holder, "time_last_used", {}).pop(key, None)
+    return dropped
 
 
 def launch(
@@ -212,6 +242,8 @@ def launch(
         css=CSS,
         footer_links=["api"],
         share=False,
+        max_file_size=MAX_UPLOAD_BYTES,
+        state_session_capacity=STATE_SESSION_CAPACITY,
         inbrowser=False,
         ssr_mode=False,
         mcp_server=False,

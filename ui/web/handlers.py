@@ -13,8 +13,9 @@ import logging
 import tempfile
 import threading
 import time
+import weakref
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import gradio as gr
 
@@ -25,7 +26,9 @@ from ui.web import render
 from ui.web.charts import cost_chart, memory_chart
 from ui.web.export import write_export
 from ui.web.feedback import FeedbackLog, FeedbackRecord, clip, top_option_ref
-from ui.web.session import BILLING_CHOICES, CURRENCY_CHOICES, LANGUAGE_CHOICES, REGION_CHOICES, AdvisorFactory, Preferences, Session
+from ui.web.session import (
+    BILLING_CHOICES, CURRENCY_CHOICES, LANGUAGE_CHOICES, REGION_CHOICES, AdvisorFactory, Preferences, Session, idle_ttl_s,
+)
 
 log = logging.getLogger("gpu_advisor.web")
 
@@ -36,6 +39,11 @@ ERROR_TEXT = {
     "zh": "抱歉，回答时出错了（{kind}）。服务仍在运行：请重试，或换个说法再问。",
 }
 SETTINGS_NOTE = "Applies to this conversation from the next question: {text}."
+# the page still shows a conversation the server forgot (idle longer than the TTL, or the tab reconnected)
+FRESH_START = {
+    "en": "_This conversation was idle for a while, so I started a fresh one: repeat any detail from earlier that matters._",
+    "zh": "_这个对话闲置较久，已重新开始：之前提到的细节如仍需要，请再说一次。_",
+}
 
 
 def default_factory(settings: Settings) -> AdvisorFactory:
@@ -86,25 +94,71 @@ class WebApp:
         advisor_factory: AdvisorFactory | None = None,
         feedback_path: Path | None = None,
         export_dir: Path | None = None,
+        session_ttl_s: float | None = None,
     ):
         self.settings = settings
         self.factory = advisor_factory or default_factory(settings)
         self.defaults = default_preferences(settings)
         self.feedback = FeedbackLog(feedback_path or settings.resolved_feedback_path)
         self.export_dir = Path(export_dir or tempfile.mkdtemp(prefix="gpu-advisor-export-"))
+        self.session_ttl_s = idle_ttl_s(session_ttl_s)
+        # the open sessions by Gradio session hash, to close one on unload; weak: Gradio's State owns them
+        self._live: weakref.WeakValueDictionary[str, Session] = weakref.WeakValueDictionary()
+        self._live_lock = threading.Lock()
+        self.drop_ui_state: Callable[[str], None] | None = None  # set by the app: forget Gradio's copy of a session
 
-    def session(self, session: Session | None) -> Session:
-        return session if session is not None else Session(self.factory, self.defaults.model_copy())
+    def session(self, session: Session | None, request: gr.Request | None = None) -> Session:
+        if session is not None:
+            return session
+        key = getattr(request, "session_hash", None) if request is not None else None
+        session = Session(self.factory, self.defaults.model_copy(), key=key)
+        if key:
+            with self._live_lock:
+                self._live[key] = session
+        return session
+
+    # ------------------------------------------------------------ session lifetime
+
+    def live_sessions(self) -> int:
+        """Sessions whose conversation the server still holds."""
+        with self._live_lock:
+            return sum(1 for s in self._live.values() if not s.closed)
+
+    def expire(self, session: Session | None) -> None:
+        """Gradio's `delete_callback` for the session State: idle longer than the TTL (or deleted with its tab)."""
+        if isinstance(session, Session):
+            self._end(session.key, session)
+
+    def unload(self, request: gr.Request) -> None:
+        """`demo.unload`: the tab or API client disconnected; its conversation is not kept."""
+        key = getattr(request, "session_hash", None)
+        if key:
+            with self._live_lock:
+                session = self._live.get(key)
+            self._end(key, session)
+
+    def _end(self, key: str | None, session: Session | None) -> None:
+        if session is not None:
+            session.close()
+        if not key:
+            return
+        with self._live_lock:
+            if self._live.get(key) is session:
+                self._live.pop(key, None)
+        if self.drop_ui_state is not None:
+            self.drop_ui_state(key)
 
     # ------------------------------------------------------------ chat (streamed, for the page)
 
-    def respond(self, message: str, history: list[dict[str, Any]], session: Session | None) -> Iterator[tuple]:
+    def respond(self, message: str, history: list[dict[str, Any]], session: Session | None,
+                request: gr.Request = None) -> Iterator[tuple]:
         text = (message or "").strip()
         history = list(history or [])
         if not text:
             yield history, "", session, gr.skip(), gr.skip()
             return
-        session = self.session(session)
+        forgotten = session is None and any(m.get("role") == "assistant" for m in history)
+        session = self.session(session, request)
         _, clause = session.prepare(text)
         user = {"role": "user", "content": text + (f"\n\n*{clause.strip()}*" if clause else "")}
         pending = {"role": "assistant", "content": "", "metadata": {"title": "⏳ Working…", "status": "pending"}}
@@ -127,6 +181,8 @@ class WebApp:
 
         answer: Answer = holder["answer"]
         base = history + [user] + render.tool_steps(answer)
+        if forgotten:
+            base.append({"role": "assistant", "content": FRESH_START["zh" if answer.language == "zh" else "en"]})
         for prefix in render.chunks(answer.answer):
             yield base + [{"role": "assistant", "content": prefix}], gr.skip(), gr.skip(), gr.skip(), gr.skip()
         final = base + [{"role": "assistant", "content": answer.answer}]
@@ -167,10 +223,10 @@ class WebApp:
 
     # ------------------------------------------------------------ API endpoints
 
-    def chat_api(self, message: str, session: Session | None) -> tuple[str, Session]:
+    def chat_api(self, message: str, session: Session | None, request: gr.Request = None) -> tuple[str, Session]:
         """Ask the advisor; returns the final answer text. History is kept per client session."""
         text = (message or "").strip()
-        session = self.session(session)
+        session = self.session(session, request)
         if not text:
             raise gr.Error("The message is empty: ask about a model, a GPU, a budget or a provider.")
         holder: dict[str, Any] = {}
@@ -180,8 +236,8 @@ class WebApp:
         return holder["answer"].answer, session
 
     def apply_settings(self, brain: str, currency: str, region: str, billing: str, language: str = "auto",
-                       session: Session | None = None):
-        session = self.session(session)
+                       session: Session | None = None, request: gr.Request = None):
+        session = self.session(session, request)
         choices = brain_choices(self.settings)
         language = language or "auto"
         for name, value, allowed in (
@@ -197,23 +253,23 @@ class WebApp:
         text = f"brain {brain}, currency {currency}, region {region}, billing {billing}, language {language}"
         return SETTINGS_NOTE.format(text=text), session
 
-    def reset(self, session: Session | None):
-        session = self.session(session)
+    def reset(self, session: Session | None, request: gr.Request = None):
+        session = self.session(session, request)
         session.reset()
         return [], session, render.recommendation_panel(None), "", gr.update(value=None, visible=False)
 
-    def export(self, session: Session | None):
+    def export(self, session: Session | None, request: gr.Request = None):
         """The last recommendation as a Markdown file (None before the first answer)."""
-        session = self.session(session)
+        session = self.session(session, request)
         if session.last_answer is None:
             gr.Warning("Ask a question first: there is nothing to export yet.")
             return None, session
         path = write_export(session.last_answer, session.last_question or "", self.export_dir / session.id)
         return str(path), session
 
-    def comment(self, comment: str, session: Session | None):
+    def comment(self, comment: str, session: Session | None, request: gr.Request = None):
         """Store a comment (and the last thumbs rating, if any) about the last answer."""
-        session = self.session(session)
+        session = self.session(session, request)
         text = (comment or "").strip()
         if not text:
             return "Write a comment first.", comment, session
@@ -231,8 +287,8 @@ class WebApp:
         )
         return "Thanks — your comment was saved.", "", session
 
-    def like(self, history: list[dict[str, Any]], session: Session | None, data: gr.LikeData):
-        session = self.session(session)
+    def like(self, history: list[dict[str, Any]], session: Session | None, data: gr.LikeData, request: gr.Request = None):
+        session = self.session(session, request)
         liked = data.liked
         rating = "up" if liked is True else "down" if liked is False else None
         index = data.index if isinstance(data.index, int) else None

@@ -5,10 +5,17 @@ words in the question: a change is applied just before the next question, the mo
 stated value wins whether it was typed or set, and 'auto' hands a dimension back to the
 question. The page shows a short note of what changed. The brain is a constructor argument:
 switching it builds a new Advisor that keeps the conversation so far.
+
+Lifetime: a session ends when its tab or API client disconnects (Gradio's unload, seen within
+one heartbeat, 15 s by default) or after `GPU_ADVISOR_WEB_SESSION_TTL` seconds without an event
+(default 30 minutes); `ui.web.handlers.WebApp` then closes it and Gradio's own per-session copy of
+the page is dropped, so a finished session leaves nothing behind.
 """
 
 from __future__ import annotations
 
+import math
+import os
 import threading
 import uuid
 from typing import Callable
@@ -17,6 +24,7 @@ from pydantic import BaseModel, ConfigDict
 
 from assistant.answer import Answer
 from assistant.understand import language_of
+from tools.errors import ConfigError
 
 AUTO = "auto"
 
@@ -76,11 +84,37 @@ def settings_note(changed: dict[str, str], lang: str) -> str:
 AdvisorFactory = Callable[[str], object]  # brain spec -> an object with .ask(text) -> Answer, .history, .reset()
 
 
-class Session:
-    """Held in a `gr.State`: created on a session's first event, never shared."""
+DEFAULT_IDLE_TTL_S = 30 * 60.0  # an idle conversation is forgotten after this (GPU_ADVISOR_WEB_SESSION_TTL)
+TTL_ENV = "GPU_ADVISOR_WEB_SESSION_TTL"
 
-    def __init__(self, factory: AdvisorFactory, prefs: Preferences):
+
+def idle_ttl_s(value: float | str | None = None) -> float:
+    """Seconds an idle web conversation is kept: the argument, else `GPU_ADVISOR_WEB_SESSION_TTL`, else 30 minutes."""
+    source = "session_ttl_s" if value is not None else TTL_ENV
+    raw = value if value is not None else os.environ.get(TTL_ENV)
+    if raw is None or raw == "":
+        return DEFAULT_IDLE_TTL_S
+    try:
+        ttl = float(raw)
+    except ValueError:
+        ttl = math.nan
+    if not (math.isfinite(ttl) and ttl > 0):
+        raise ConfigError(f"{source}={raw!r} is not a number of seconds above 0: use e.g. 1800 (30 minutes, the default).")
+    return ttl
+
+
+class Session:
+    """Held in a `gr.State`: created on a session's first event, never shared.
+
+    `key` is Gradio's session hash (one per browser tab or API client). `close()` drops
+    the advisor and the last answer when the tab or client goes away or the session
+    idles out; a closed session asked again starts a fresh conversation.
+    """
+
+    def __init__(self, factory: AdvisorFactory, prefs: Preferences, key: str | None = None):
         self.id = uuid.uuid4().hex[:12]
+        self.key = key
+        self.closed = False
         self.factory = factory
         self.prefs = prefs
         self.conveyed = dict(BASELINE)
@@ -112,6 +146,7 @@ class Session:
 
     def ask(self, text: str) -> Answer:
         with self.lock:
+            self.closed = False
             advisor = self._advisor()
             changed = changes(self.prefs, self.conveyed)
             if changed and hasattr(advisor, "set_preferences"):
@@ -134,3 +169,13 @@ class Session:
             self.last_question = self.last_answer = None
             self.last_rating = None
             self.turns = 0
+
+    def close(self) -> None:
+        """Forget the conversation (the advisor, its history, the last answer). Never blocks: a question being
+        answered right now keeps its own reference and finishes."""
+        self.closed = True
+        self.advisor = None
+        self.last_question = self.last_answer = None
+        self.last_rating = None
+        self.conveyed = dict(BASELINE)
+        self.turns = 0
