@@ -18,7 +18,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from tools.domain import Currency, RegionScope
 from tools.errors import ConfigError, flatten_validation_error
-from tools.schemas import ExchangeRate
+from tools.schemas import ExchangeRate, FxSource
 
 # The built-in rate must carry its date: figures converted with it say so.
 DEFAULT_USD_CNY = 7.10
@@ -60,11 +60,13 @@ class Settings(BaseSettings):
     @property
     def exchange_rate(self) -> ExchangeRate:
         if self.usd_cny == DEFAULT_USD_CNY and self.usd_cny_as_of is None:
-            return ExchangeRate(usd_cny=DEFAULT_USD_CNY, as_of=DEFAULT_USD_CNY_AS_OF, source=DEFAULT_USD_CNY_SOURCE)
+            return ExchangeRate(usd_cny=DEFAULT_USD_CNY, as_of=DEFAULT_USD_CNY_AS_OF, source=DEFAULT_USD_CNY_SOURCE,
+                                source_code=FxSource.builtin)
         return ExchangeRate(
             usd_cny=self.usd_cny,
             as_of=self.usd_cny_as_of or dt.date.today(),
             source="configured (GPU_ADVISOR_USD_CNY)",
+            source_code=FxSource.configured,
         )
 
     @property

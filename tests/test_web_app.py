@@ -8,6 +8,7 @@ sessions that never mix, export, feedback, and errors that leave the server up.
 from __future__ import annotations
 
 import json
+import re
 import socket
 import threading
 from pathlib import Path
@@ -49,6 +50,12 @@ def server(tmp_path_factory):
         demo.close()
 
 
+def mentions(text: str, model: str) -> bool:
+    """The answer names the model, by id ("qwen2.5-7b") or display name ("Qwen2.5 7B")."""
+    pattern = r"(?<![\w.])" + re.escape(model.lower()).replace("\\-", "[- ]") + r"(?![\w.])"
+    return re.search(pattern, text.lower()) is not None
+
+
 def client(url: str, download_to: Path | None = None) -> Client:
     return Client(url, verbose=False, download_files=str(download_to) if download_to else False)
 
@@ -66,9 +73,9 @@ def test_ask_then_follow_up_keeps_the_conversation(server):
     url, _ = server
     c = client(url)
     first = c.predict("How much GPU memory does Qwen2.5-7B need for inference?", api_name="/chat")
-    assert "GiB" in first and "qwen2.5-7b" in first.lower()
+    assert "GiB" in first and mentions(first, "Qwen2.5-7B")
     follow = c.predict("and for QLoRA fine-tuning?", api_name="/chat")
-    assert "qwen2.5-7b" in follow.lower()  # the model came only from the first turn
+    assert mentions(follow, "Qwen2.5-7B")  # the model came only from the first turn
     assert "qlora" in follow.lower()
 
 
@@ -101,9 +108,9 @@ def test_two_concurrent_sessions_do_not_mix(server):
     for t in threads:
         t.join(timeout=400)
     for key, other in (("a", "b"), ("b", "a")):
-        follow = answers[key][1].lower()
-        assert models[key].lower() in follow
-        assert models[other].lower() not in follow
+        follow = answers[key][1]
+        assert mentions(follow, models[key])
+        assert not mentions(follow, models[other])
 
 
 def test_export_and_feedback(server):

@@ -13,10 +13,8 @@ NEEDS_MODEL = {Frame.memory, Frame.feasibility, Frame.train_time, Frame.deadline
 
 def compose_answer(handler, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> str:
     out = Composition()
-    if ctx.notices:
-        out.add(Para(list(ctx.notices)))
     if ctx.problems:
-        out.add(Para(list(ctx.problems)))
+        out.add(Para(list(ctx.problems) + list(ctx.notices)))
         return render(out.blocks, ctx.lang)
     if ctx.unknown_model and not ctx.has_workload and ctx.frame in NEEDS_MODEL:
         out.add(Para([Note.of("input.unknown_model", name=ctx.unknown_model, suggestions=ctx.model_suggestions)]))
@@ -26,5 +24,7 @@ def compose_answer(handler, ctx: TurnContext, plan: Plan, results: Results, cite
         return render(out.blocks, ctx.lang)
     body = handler.compose(ctx, plan, results, cited, env)
     out.blocks.extend(body.blocks)
+    if ctx.notices:  # said right after the direct answer: the first sentence answers the question
+        out.blocks.insert(min(1, len(out.blocks)), Para(list(ctx.notices)))
     out.add(cited.block())
     return render(out.blocks, ctx.lang)

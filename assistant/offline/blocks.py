@@ -98,6 +98,7 @@ def render(blocks: list[Block], lang: str) -> str:
             parts.append(f"**{b.title}** [{b.marker}]\n\n{b.body.strip()}")
         elif isinstance(b, Sources):
             if b.items:
-                title = "**参考：**" if lang == "zh" else "**Sources:**"
-                parts.append("\n".join([title, *(f"[{n}] {doc} — {t} § {s}" for n, doc, t, s in b.items)]))
+                title = render_note(Note(code="answer.sources"), lang)
+                # the title and section are in the passage's language; the doc id is for machines (Answer.citations)
+                parts.append("\n".join([title, *(f"[{n}] {t} § {s.split('>')[-1].strip()}" for n, doc, t, s in b.items)]))
     return "\n\n".join(p for p in parts if p.strip())

@@ -59,6 +59,8 @@ class Understanding:
         update = clean_update(reading, decision.frame)
         update = update.model_copy(update={"starts_fresh": starts_fresh(reading, update, state, decision.frame)})
         new_state = state.advance(update, decision.frame, pasted_slots=reading.pasted_slots)
+        if reading.display_currency:
+            new_state = new_state.with_currency(reading.display_currency)
         return TurnReading(reading, decision, update, new_state)
 
 

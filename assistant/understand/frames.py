@@ -124,6 +124,10 @@ class FrameDecider:
                 how = "model+knn"
             if p < LOW_CONFIDENCE and frame in (Frame.guidance, Frame.out_of_scope, Frame.chitchat) and (f.workload and f.has("memory", "feasibility")):
                 return FrameDecision(Frame.feasibility if f.hardware else Frame.memory, p, "workload")
+            if p < LOW_CONFIDENCE and not f.workload and f.has("guidance", "howto", "troubleshoot") and frame not in (Frame.guidance, Frame.spec, Frame.catalog_filter, Frame.comparison):
+                return FrameDecision(Frame.guidance, p, "unsure: a question about how or why")
+            if frame == Frame.memory and not f.workload and not f.training and not f.inference and f.gpus:
+                return FrameDecision(Frame.spec, p, "memory of a GPU, no workload: a spec")
             return FrameDecision(frame, p, how)
         return self._rules(r, state, f, exclude)
 

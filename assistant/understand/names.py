@@ -130,12 +130,16 @@ class NameMatcher:
             for n in aliases:
                 add("provider", key, str(n), rank=1)
         gpu_compacts = {c for c, (kind, _, _) in entries.items() if kind == "gpu"}
+        self.instance_keys: dict[str, list[str]] = {}  # one instance id offered by several providers (aws / aws-china)
         for i in catalog.instances:
             c = compact(i.instance)[0]
             # an instance named like a GPU ("H100" at a marketplace) would shadow the GPU
             if c in gpu_compacts or len(c) < 5 or not re.search(r"[.\-_]", i.instance):
                 continue
             add("instance", f"{i.provider}/{i.instance}", i.instance)
+            keys = self.instance_keys.setdefault(c, [])
+            if f"{i.provider}/{i.instance}" not in keys:
+                keys.append(f"{i.provider}/{i.instance}")
             short = re.sub(r"^(?:Standard_|standard-)", "", i.instance)
             if short != i.instance and len(compact(short)[0]) >= 6:
                 add("instance", f"{i.provider}/{i.instance}", short)  # Azure ids are written without "Standard_"
@@ -191,6 +195,11 @@ class NameMatcher:
         if ch in "xX*" and nxt.isdigit():
             return True  # "A100x8"
         return False
+
+    def instance_choices(self, hit: NameHit) -> list[str]:
+        """Every provider's key for the instance id a hit names (first: the one the automaton returned)."""
+        keys = self.instance_keys.get(compact(hit.surface)[0]) or []
+        return [hit.key, *[k for k in keys if k != hit.key]]
 
     def hits(self, text: str, kind: str) -> list[NameHit]:
         return [h for h in self.scan(text) if h.kind == kind]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from assistant.understand.numbers import NUMBER, value_of
 
 N = rf"({NUMBER})(?!\d|[,.]\d)"  # a number (group), never a part of one ("50" inside "500")
-MULT = r"\s?(k|K|w|W|万|千|m|M|百万|千万|b|B|亿|十亿|百亿|千亿|万亿|t|T)?(?![A-Za-z])"  # its multiplier (group)
+MULT = r"\s?((?:k|K|w|W|m|M|b|B|t|T)(?![A-Za-z])|万亿|千亿|百亿|十亿|千万|百万|万|千|亿)?"  # its multiplier (group)
 PH = "\ue000{kind}(\\d+)\ue001"  # a placeholder for the n-th name of a kind
 GPU_PH = PH.format(kind="g")
 MODEL_PH = PH.format(kind="m")
@@ -37,7 +37,7 @@ def _int(v: float | None) -> int | None:
 
 COUNT_WORDS = r"(?:x|×|\*|张|块|台|个|片|卡|pcs)?"
 _BETWEEN = r"(?:(?:\d+\s?gb?|used|new|old|cheap|spare|rented|consumer|more|extra|of the|of them)\s+)?"
-_COUNT_BEFORE = re.compile(rf"(?<![\d.]){N}\s*{COUNT_WORDS}\s*{_BETWEEN}(?:(?:nvidia|英伟达|geforce|rtx|tesla)\s*)?(?:的\s*)?{GPU_PH}(?!\s*(?:\d+\s?gb?\s*)?(?:gpu[- ]?h|卡时|卡小时))", re.I)
+_COUNT_BEFORE = re.compile(rf"(?<![\d.]){N}\s*{COUNT_WORDS}\s*{_BETWEEN}(?:(?:nvidia|英伟达|geforce|rtx|tesla)\s*)?(?:的\s*)?{GPU_PH}(?!\s*(?:\d+\s?gb?\s*)?(?:gpu[- ]?h|卡时|卡小时|hours?\b|hrs?\b|小时))", re.I)
 _COUNT_AFTER = re.compile(rf"{GPU_PH}\ue001?\s*(?:x|×|\*)\s*{N}(?![\d.])|{GPU_PH}\s*{N}\s*(?:张|块|台|卡|个|片)(?!\w)", re.I)
 _COUNT_BARE = re.compile(
     rf"(?<![\d.]){N}\s*(?:x|×|\*)?\s*(?:\d+\s?g[bi]?[b]?\s*(?:的)?\s*)?(?:(?:张|块|台|个|片)\s*(?:\d+\s?g[bi]?b?\s*(?:的)?\s*)?(?:gpu|GPU|显卡|卡|算力卡)|卡(?![时])|(?:gpus|gpu|cards|card|graphics cards|devices|accelerators)\b(?![- ]?h))"
@@ -341,6 +341,7 @@ DURATION_UNITS = [
     (r"(?:weeks?|wks?|周(?!五|一|二|三|四|六|日|末)|星期(?![一二三四五六日天])|个星期|礼拜(?![一二三四五六日天]))", 168.0),
     (r"(?:months?|个月|月(?!份))", 730.0),
 ]
+MONTH_FACTOR = 730.0
 _DURATION = [(re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*{unit}", re.I), f) for unit, f in DURATION_UNITS]
 _A_DURATION = re.compile(r"(?:\ba|\ban|one)\s+(hour|day|week|month)\b", re.I)
 _WITHIN = re.compile(r"(?:within|in|under|less than|no more than|by|before|不超过|少于|要在|得在|需要在)\s*(?:the next\s*)?$", re.I)
@@ -368,18 +369,27 @@ class TimeReading:
     deadline_hours: float | None = None
     weekday: str | None = None
     date: str | None = None
+    maybe_hours: float | None = None
 
 
-_GPU_HOURS = re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:{GPU_PH}\s*(?:\d+\s?gb?\s*)?)?(?:gpu[- ]?hours?|gpu[- ]?hrs?|gpu[- ]?h\b|卡时|卡·时|卡小时|gpu\s*小时)", re.I)
+_GPU_HOURS = re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:{GPU_PH}\s*(?:\d+\s?gb?\s*)?)?(?:gpu[- ]?hours?|gpu[- ]?hrs?|gpu[- ]?h\b|卡时|卡·时|卡小时|gpu\s*小时)"
+                        rf"|(?<![A-Za-z0-9_.]){N}{MULT}\s*{GPU_PH}\s*(?:hours?|hrs?|小时)\b", re.I)
+_DEADLINE_IS = re.compile(rf"(?:deadline|ddl|截止(?:时间)?|期限)\s*(?:is|of|:|：|=|是|为|只有|就)?\s*(?:in\s+)?{N}\s*(days?|d\b|hours?|h\b|weeks?|天|小时|周)", re.I)
 _ALWAYS_ON = re.compile(r"24\s*/\s*7|24x7|around the clock|全天候|24\s*小时不间断|一直开着|不关机|全天开", re.I)
 
 
 def time_slots(t: str, training: bool) -> TimeReading:
     out = TimeReading()
     if m := _GPU_HOURS.search(t):
-        v = _num(m.group(1), m.group(2))
+        raw, mult = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(5))
+        v = _num(raw, mult)
         if v and v > 0:
             out.hours = v  # "500 L40S GPU-hours": hours to price, not a GPU count
+    if m := _DEADLINE_IS.search(t):
+        v = _num(m.group(1))
+        unit = m.group(2).lower()
+        if v:
+            out.deadline_hours = v * (24.0 if unit.startswith(("d", "天")) else 168.0 if unit.startswith(("w", "周")) else 1.0)
     if _ALWAYS_ON.search(t):
         out.hours_per_day = 24.0
     m = _PER_DAY.search(t)
@@ -411,6 +421,8 @@ def time_slots(t: str, training: bool) -> TimeReading:
             if v is None or v <= 0:
                 continue
             hours = v * factor
+            if factor == MONTH_FACTOR:
+                continue  # "一个月" is a price period or an unstated length, not hours to price
             before = text[max(0, m.start() - 22) : m.start()]
             after = text[m.end() : m.end() + 10]
             if re.search(r"(?:每|per|a|/)\s*$", before) or re.match(r"^\s*(?:old|ago|前的|之前的)", after):
@@ -426,6 +438,8 @@ def time_slots(t: str, training: bool) -> TimeReading:
                 out.hours = hours
             elif out.hours is None and re.match(r"^\s*(?:的)?\s*(?:usage|使用|时长|费用|多少钱|cost|price|rental|租用|租金)", after, re.I):
                 out.hours = hours
+            elif out.maybe_hours is None:
+                out.maybe_hours = hours  # a bare duration: hours to price when the turn asks a cost
     return out
 
 

@@ -112,6 +112,7 @@ class Reading:
     gpu_counts_by_key: dict[str, int] = field(default_factory=dict)
     text: str = ""  # the normalised own words (for the k-NN step)
     question_cues: frozenset[str] = frozenset()  # cue families of the sentence that asks (the last question)
+    display_currency: str | None = None  # "in CNY?", "用美元算": the currency to answer in (not a budget)
 
 
 class Reader:
@@ -167,10 +168,12 @@ class Reader:
         task_words = bool(update.get("mode")) or bool(cues & {"recommend", "memory", "feasibility", "time", "cost", "serving", "spec", "compare", "filter", "guidance"})
         elliptical = bool(_ELLIPSIS.search(split.own)) and len(split.own) < (60 if language == "en" else 30)
         topic_switch = any(p.search(split.own) for p in self.lex["topic_switch"])
+        display_currency = _first(self.lex["currency_words"], own.low) if "budget" not in update else None
         question = _asking_sentence(own.low)
         question_cues = frozenset(_all(self.lex["frame_cues"], question)) if question else cues
         return Reading(
             topic_switch=topic_switch,
+            display_currency=display_currency,
             question_cues=question_cues,
             update=SlotUpdate.model_validate(update),
             language=language,
@@ -211,7 +214,7 @@ class Reader:
         models = [h.key for h in hits if h.kind == "model"]
         gpus = list(dict.fromkeys(h.key for h in hits if h.kind == "gpu"))
         providers = list(dict.fromkeys(h.key for h in hits if h.kind == "provider"))
-        instances = [h.key for h in hits if h.kind == "instance"]
+        instances = [self._instance(h, providers, low) for h in hits if h.kind == "instance"]
         if models:
             out["model"] = models[0]
         else:
@@ -268,6 +271,8 @@ class Reader:
         training = mode not in (None, "inference") or any(p.search(low) for p in lex["training_words"])
         times = P.time_slots(t, training)
         out["hours"] = times.hours
+        if times.hours is None and times.maybe_hours and any(p.search(low) for p in dict(lex["frame_cues"])["cost"]) and not times.deadline_hours:
+            out["hours"] = times.maybe_hours
         out["hours_per_day"] = times.hours_per_day
         if times.deadline_hours or times.weekday or times.date:
             out["deadline"] = Deadline(hours=times.deadline_hours, weekday=times.weekday, date=times.date)
@@ -286,6 +291,18 @@ class Reader:
                     out["budget"] = None
         self._negatives(t, problems)
         return out
+
+    def _instance(self, hit: NameHit, providers: list[str], low: str) -> str:
+        """The provider's own key when an instance id is offered by several ('AWS 中国区 g5.xlarge' is aws-china's)."""
+        choices = self.matcher.instance_choices(hit)
+        for key in choices:
+            if key.split("/", 1)[0] in providers:
+                return key
+        if re.search(r"中国区|china region|cn-north|cn-northwest|宁夏|北京区", low):
+            for key in choices:
+                if key.split("/", 1)[0].endswith("-china"):
+                    return key
+        return choices[0]
 
     def _variants_by_memory(self, t: str, hits: list[NameHit]) -> list[str]:
         """'A100 40G vs 80G': a bare memory figure after 'vs/or/还是' names another variant of the same family."""

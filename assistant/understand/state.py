@@ -95,6 +95,10 @@ class ConversationState(BaseModel):
             slots.pop(name, None)
         return self.model_copy(update={"slots": slots, "frame": frame, "turn": turn})
 
+    def with_currency(self, currency: str, source: Source = "user") -> "ConversationState":
+        """The currency to answer in, asked for in words ("in CNY?") or set in the panel; the latest wins."""
+        return self.model_copy(update={"currency": SlotValue(value=currency, source=source, turn=self.turn)})
+
     def with_preferences(self, prefs: Preferences) -> "ConversationState":
         """Settings are stated now: they replace older values, and later typed values replace them."""
         slots = dict(self.slots)

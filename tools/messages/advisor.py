@@ -87,20 +87,22 @@ def _rec_unpriced(p: dict, f: Formatter) -> str:
 
 def _feas_yes(p: dict, f: Formatter) -> str:
     target = _target(p, f)
+    total = p.get("total_gib")
     if f.zh:
-        return (f"**能。** {p.get('model')}（{_mode(p, f)}）在 {target} 上每卡需要约 **{f.gib(p.get('needed_gib'))}**，"
-                f"可用 {f.gib(p.get('usable_gib'))}，还剩 {f.gib(p.get('headroom_gib'))}。")
-    return (f"**Yes.** {p.get('model')} ({_mode(p, f)}) needs about **{f.gib(p.get('needed_gib'))} per GPU** on {target}, "
-            f"which has {f.gib(p.get('usable_gib'))} usable: {f.gib(p.get('headroom_gib'))} to spare.")
+        return (f"**能。** {p.get('model')}（{_mode(p, f)}）在 {target} 上每卡需要约 **{f.gib(p.get('needed_gib'))}**"
+                + (f"（合计 {f.gib(total)}）" if total else "") + f"，可用 {f.gib(p.get('usable_gib'))}，还剩 {f.gib(p.get('headroom_gib'))}。")
+    return (f"**Yes.** {p.get('model')} ({_mode(p, f)}) needs about **{f.gib(p.get('needed_gib'))} per GPU** on {target}"
+            + (f" ({f.gib(total)} in total)" if total else "") + f", which has {f.gib(p.get('usable_gib'))} usable: {f.gib(p.get('headroom_gib'))} to spare.")
 
 
 def _feas_no(p: dict, f: Formatter) -> str:
     target = _target(p, f)
+    total = p.get("total_gib")
     if f.zh:
-        return (f"**按现在的设置放不下。** {p.get('model')}（{_mode(p, f)}）每卡需要约 **{f.gib(p.get('needed_gib'))}**，"
-                f"{target} 只有 {f.gib(p.get('usable_gib'))} 可用，差 {f.gib(p.get('short_gib'))}。")
-    return (f"**No, not as asked.** {p.get('model')} ({_mode(p, f)}) needs about **{f.gib(p.get('needed_gib'))} per GPU**; "
-            f"{target} has {f.gib(p.get('usable_gib'))} usable, {f.gib(p.get('short_gib'))} short.")
+        return (f"**按现在的设置放不下。** {p.get('model')}（{_mode(p, f)}）每卡需要约 **{f.gib(p.get('needed_gib'))}**"
+                + (f"（合计 {f.gib(total)}）" if total else "") + f"，{target} 只有 {f.gib(p.get('usable_gib'))} 可用，差 {f.gib(p.get('short_gib'))}。")
+    return (f"**No, not as asked.** {p.get('model')} ({_mode(p, f)}) needs about **{f.gib(p.get('needed_gib'))} per GPU**"
+            + (f" ({f.gib(total)} in total)" if total else "") + f"; {target} has {f.gib(p.get('usable_gib'))} usable, {f.gib(p.get('short_gib'))} short.")
 
 
 def _target(p: dict, f: Formatter) -> str:
@@ -201,7 +203,7 @@ MESSAGES: dict = {
     "memory.gpu_nofit": ("{gpu} ({usable_gib:gib})", "{gpu}（{usable_gib:gib}）"),
     "memory.sharded": (
         lambda p, f: f"On {f.g(p.get('gpus'))} GPUs ({p.get('layout')}) it needs {f.gib(p.get('per_gpu_gib'))} per GPU.",
-        lambda p, f: f"分到 {f.g(p.get('gpus'))} 张卡上（{p.get('layout')}）每卡需要 {f.gib(p.get('per_gpu_gib'))}。",
+        lambda p, f: f"分到 {f.g(p.get('gpus'))} 张卡上（{ {'tensor parallel': '张量并行'}.get(p.get('layout'), p.get('layout')) }）每卡需要 {f.gib(p.get('per_gpu_gib'))}。",
     ),
     # ------------------------------------------------------------ feasibility
     "feas.yes": (_feas_yes, _feas_yes),

@@ -45,8 +45,8 @@ class Plan:
     defaults: Defaults = field(default_factory=Defaults)
     data: dict[str, Any] = field(default_factory=dict)  # what compose needs to know about the plan
 
-    def call(self, name: str, key: str = "", **args: Any) -> None:
-        self.calls.append(ToolCall(name, args, key or name))
+    def call(self, _tool: str, _key: str = "", **args: Any) -> None:
+        self.calls.append(ToolCall(_tool, args, _key or _tool))
 
 
 @dataclass
@@ -117,6 +117,10 @@ class Cited:
         return Sources([(n, p["doc_id"], p["title"], p["section"]) for n, p in enumerate(self.passages, 1)])
 
 
+def search(plan: "Plan", query: str, lang: str, k: int = 2, key: str = "") -> None:
+    plan.call("search_guidance", key or f"guide{len(plan.calls)}", query=query, k=k, lang=lang)
+
+
 @dataclass
 class Env:
     """What handlers may consult besides the turn: the catalog (display names), today (deadlines, price age)."""
@@ -138,10 +142,6 @@ class Handler(Protocol):
     def plan(self, ctx: TurnContext, env: Env) -> Plan: ...
 
     def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition: ...
-
-
-def search(plan: Plan, query: str, lang: str, k: int = 2, key: str = "") -> None:
-    plan.call("search_guidance", key or f"guide{len(plan.calls)}", query=query, k=k, lang=lang)
 
 
 def tail(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, *, tool_notes: list[Note] = (),

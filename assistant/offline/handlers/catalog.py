@@ -224,7 +224,7 @@ class FilterHandler:
         if not matches:
             out.add(Lead([Note.of(FilterCode.none, what=what)]))
         else:
-            out.add(Lead([Note.of(FilterCode.lead, count=len(matches), what=what, gpus=[m["key"] for m in matches[:16]])]))
+            out.add(Lead([Note.of(FilterCode.lead, count=len(matches), what=what, gpus=[m["key"] for m in matches[:40]])]))
             f = Formatter(ctx.lang)
             rows = [[g["key"], f"{f.g(g['memory_gb'])} GB", f.tflops(g["bf16_tflops"]) if g.get("bf16_tflops") else "?",
                      f.money(g["cheapest"]["price_per_gpu_hour"], g["cheapest"]["currency"], "hour") + f" ({g['cheapest']['provider']})" if g.get("cheapest") else "—"]

@@ -80,7 +80,10 @@ class MemoryHandler:
         args = _vram_args(ctx, plan.defaults)
         if ctx.gpus:
             args["check_gpus"] = ctx.gpus
-        if ctx.has("gpu_count") and ctx.get("gpu_count") > 1:
+        targets = _targets(ctx)
+        if targets:
+            args["fit_targets"] = targets
+        if ctx.has("gpu_count") and ctx.get("gpu_count") > 1 and not targets:
             args["gpus"] = int(ctx.get("gpu_count"))
             if args["mode"] != "inference":
                 args["sharding"] = "zero3"
@@ -107,11 +110,31 @@ class MemoryHandler:
         elif v.get("fit_details"):
             items = [Note.of(MemoryCode.sharded, gpus=l["gpus"], layout=l["layout"], per_gpu_gib=l["per_gpu_gib"]) for l in v.get("layouts", [])]
             out.add(Para([Note.of(MemoryCode.fits_none)]), Bullets(None, items) if items else None)
+        report = (v.get("fit") or {}).get("targets") or []
+        for t in report:
+            items = [_verdict(t, env.model_name(v["model"]), v["mode"])]
+            change = t.get("cheapest_change")
+            if not t["fits"] and change:
+                items.append(_change_note(change, ctx.lang))
+            out.add(Para(items))
         note = breakdown_note(v, ctx.lang)
         if note:
             out.add(Para([note]))
         out.add(*tail(ctx, plan, results, cited, tool_notes=[_note(a) for a in v.get("assumptions", [])[:4]]))
         return out
+
+
+def _targets(ctx: TurnContext) -> list[dict[str, Any]]:
+    count = int(ctx.get("gpu_count") or 1)
+    targets: list[dict[str, Any]] = [{"gpu": gpu, "count": count} for gpu in ctx.gpus]
+    if not targets and ctx.has("available_gib"):
+        targets.append({"available_gib": float(ctx.get("available_gib")), "count": count})
+    return targets
+
+
+def _change_note(change: dict[str, Any], lang: str) -> Note:
+    return Note.of(FeasCode.change, change=render_change(Change.model_validate(change["change"]), lang),
+                   needed_gib=change["per_gpu_gib"], headroom_gib=change["headroom_gib"])
 
 
 class FeasibilityHandler:
@@ -120,12 +143,7 @@ class FeasibilityHandler:
     def plan(self, ctx: TurnContext, env: Env) -> Plan:
         plan = Plan()
         args = _vram_args(ctx, plan.defaults)
-        count = int(ctx.get("gpu_count") or 1)
-        targets: list[dict[str, Any]] = []
-        for gpu in ctx.gpus:
-            targets.append({"gpu": gpu, "count": count})
-        if not targets and ctx.has("available_gib"):
-            targets.append({"available_gib": float(ctx.get("available_gib")), "count": count})
+        targets = _targets(ctx)
         if targets:
             args["fit_targets"] = targets
         else:
@@ -192,8 +210,10 @@ def _note(raw: Any) -> Note:
 
 def _target_params(t: dict[str, Any]) -> dict[str, Any]:
     target = t["target"]
-    return dict(gpu=target.get("gpu"), count=target.get("count", 1), available_gib=target.get("available_gib"),
-                layout=t.get("layout"), needed_gib=t["per_gpu_gib"], usable_gib=target["usable_gib"])
+    count = target.get("count", 1)
+    return dict(gpu=target.get("gpu"), count=count, available_gib=target.get("available_gib"),
+                layout=t.get("layout"), needed_gib=t["per_gpu_gib"], usable_gib=target["usable_gib"],
+                total_gib=round(t["per_gpu_gib"] * count, 1) if count > 1 else None)
 
 
 def _verdict(t: dict[str, Any], model: str, mode: str) -> Note:
