@@ -29,7 +29,7 @@ from assistant.offline.context import CONTEXT_KEY, TurnContext
 from assistant.resources import Resources
 from assistant.understand import ConversationState, Preferences, TurnReading
 from assistant.understand.slots import Frame
-from assistant.verifier import Evidence, restate_evidence, verify_numbers
+from assistant.verifier import Evidence, verify_numbers
 from knowledge.settings import Settings
 from tools.errors import InputError
 from tools.notes import Note
@@ -179,14 +179,12 @@ class Advisor:
             llm_result = answer_with_llm(
                 LLMTurnInput(
                     llm=llm,
-                    run=lambda msgs: self._run(self._llm_graph(llm), msgs, timings),
                     messages=[*self.history[-2 * HISTORY_TURNS :], HumanMessage(content=text)],
                     verify=lambda answer, new_msgs: verify_numbers(answer, _evidence(new_msgs), user_texts),
-                    evidence_text=lambda new_msgs: restate_evidence(_evidence(new_msgs)),
                     passages=lambda new_msgs: _passages(outcomes(new_msgs)),
                     language=ctx.lang,
                     needs_number=tr.frame in NUMERIC_FRAMES,
-                    tools=self.resources.tools,
+                    tools=_tools_for(tr.frame, self.resources.tools),
                     system_prompt=SYSTEM_PROMPT,
                     settings=self.settings,
                     timings=timings,
@@ -195,6 +193,7 @@ class Advisor:
             )
             if llm_result.new is not None:
                 new, brain_label = llm_result.new, self.brain_spec
+                timings["llm_calls"] = float(llm_result.calls)
             else:
                 brain_label = f"offline (fallback: {llm_result.reason})"
                 llm_result = None
@@ -229,6 +228,7 @@ class Advisor:
             options=options,
             numbers=claims,
             brain=brain_label,
+            reasoning=llm_result.reasoning if llm_result is not None else "",
             frame=tr.frame.value,
             timings={k: round(v, 4) for k, v in timings.items()},
         )
@@ -247,11 +247,35 @@ class Advisor:
     def _offline_graph(self) -> Any:
         return self.resources.graph("offline", lambda: make_offline_brain(self.resources.catalog, self.settings))
 
-    def _llm_graph(self, llm: Any) -> Any:
-        return self.resources.graph(self.brain_spec, lambda: llm, system_prompt=SYSTEM_PROMPT)
 
 
 # ---------------------------------------------------------------- helpers
+
+
+# The tools an LLM sees for a question: what the frame needs plus lookup and search (a smaller request, and
+# a small model is less tempted to call the wrong tool). An unread frame gets them all.
+FRAME_TOOLS: dict[Frame, tuple[str, ...]] = {
+    Frame.feasibility: ("estimate_vram", "recommend_config"),
+    Frame.memory: ("estimate_vram",),
+    Frame.recommend: ("recommend_config", "estimate_vram", "estimate_cost"),
+    Frame.train_time: ("estimate_train_time", "recommend_config"),
+    Frame.deadline: ("estimate_train_time", "recommend_config"),
+    Frame.cost: ("estimate_cost", "recommend_config", "estimate_train_time"),
+    Frame.serving: ("estimate_serving", "recommend_config", "estimate_vram"),
+    Frame.spec: (),
+    Frame.comparison: ("compare_gpus",),
+    Frame.catalog_filter: ("filter_catalog",),
+    Frame.guidance: (),
+    Frame.chitchat: (),
+    Frame.out_of_scope: (),
+}
+ALWAYS_TOOLS = ("search_guidance", "lookup_catalog")
+
+
+def _tools_for(frame: Frame, tools: list[Any]) -> list[Any]:
+    wanted = set(FRAME_TOOLS.get(frame, ())) | set(ALWAYS_TOOLS)
+    chosen = [t for t in tools if t.name in wanted]
+    return chosen or list(tools)
 
 
 def _passages(results) -> list[dict[str, Any]]:

@@ -39,6 +39,7 @@ class Answer(BaseModel):
     numbers: list[NumberClaim] = Field(default_factory=list)
     brain: str = "offline"
     frame: str | None = Field(default=None, description="what the question asked, as the understanding layer read it")
+    reasoning: str = Field(default="", description="an LLM's own reasoning (<think>, reasoning_content), for the trace only")
     timings: dict[str, float] = Field(default_factory=dict)
 
     @property

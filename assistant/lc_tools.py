@@ -32,7 +32,7 @@ from tools.domain import (
     RegionScope,
     Sharding,
 )
-from tools.errors import AdvisorError, InputError, error_note, flatten_validation_error
+from tools.errors import AdvisorError, InputError, error_note
 from tools.fit import FitReport, fit_report, target_for_gpu, target_for_memory
 from tools.schemas import CostRequest, RecommendRequest, TrainTimeEstimate, TrainTimeRequest, VramEstimate, VramRequest
 
@@ -93,6 +93,7 @@ class CostArgs(_Args):
     currency: Currency = Currency.USD
     region: str | None = Field(default=None, description="region name; None = the cheapest listed")
     region_scope: RegionScope = Field(default=RegionScope.any, description="with gpu: cn | intl | any")
+    providers: list[str] = Field(default_factory=list, description="with gpu: only these providers")
 
 
 class RecommendArgs(WorkloadArgs):
@@ -145,6 +146,7 @@ class ServingArgs(_Args):
     concurrency: int | None = Field(default=None, gt=0)
     requests_per_day: float | None = Field(default=None, gt=0)
     request_rate: float | None = Field(default=None, gt=0, description="requests per second")
+    max_throughput: bool = Field(default=False, description="as many requests as the engine runs at once")
     input_len: int | None = Field(default=None, gt=0)
     output_len: int | None = Field(default=None, gt=0)
     ttft_ms: float | None = Field(default=None, gt=0)
@@ -271,6 +273,9 @@ class ToolBox:
         elif args.gpu:
             gpu = cat.gpu(args.gpu)
             found = offers(cat, gpu.key, args.currency, self.res.fx, region=args.region_scope, min_count=args.gpus)
+            if args.providers:
+                wanted = {cat.provider(p).key for p in args.providers}
+                found = [o for o in found if o.provider in wanted] or found
             exact = [o for o in found if o.gpu_count == args.gpus] or found
             if not exact:
                 raise InputError(f"No priced instance with {args.gpus} × {gpu.key} in the catalog.")
@@ -340,6 +345,8 @@ class ToolBox:
             load = Load(kind=LoadKind.request_rate, value=args.request_rate)
         elif args.concurrency:
             load = Load(kind=LoadKind.concurrency, value=args.concurrency)
+        elif args.max_throughput:
+            load = Load(kind=LoadKind.max_throughput)
         else:
             load = None
         req = ServingRequest(weights=args.weights, engine=args.engine, gpus=args.gpus, input_len=args.input_len,
@@ -393,8 +400,10 @@ def run_tool(box: ToolBox, name: str, raw_args: dict[str, Any]) -> tuple[dict[st
         result = getattr(box, name)(args)
         return _jsonable(result), result
     except ValidationError as err:
+        from assistant.llm.tool_errors import tool_argument_error
+
         note = error_note(err)
-        out = {"error": f"invalid arguments for {name}: {flatten_validation_error(err)}"}
+        out = {"error": tool_argument_error(name, err, schema)}
         if note is not None:
             out["error_note"] = note.model_dump(mode="json")
         return out, None

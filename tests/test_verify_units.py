@@ -91,6 +91,8 @@ NOT_CLAIMS = [
     "2026/7",  # year and month
     "FLOPS",  # no number
     "max 32 concurrent requests",  # a count of requests, no period
+    "kept on Llama 3.1 8B/70B/405B",  # a list of model sizes after a family name
+    "Llama 2 7B, 13B",
 ]
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
-from tools.domain import GPU, Instance, ModelSpec, Provider
+from tools.domain import GPU, Instance, ModelSpec, Provider, SoftwareRule
 from tools.errors import UnknownNameError
 
 
@@ -67,6 +67,9 @@ class Catalog:
     models: dict[str, ModelSpec] = field(default_factory=dict)
     providers: dict[str, Provider] = field(default_factory=dict)
     instances: list[Instance] = field(default_factory=list)
+    # sourced software-support rules (knowledge/catalog/support/software.yaml); the recommender
+    # applies them as fit conditions. Empty for inline catalogs: no rule, no filter.
+    software_rules: list[SoftwareRule] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._gpu_names = NameIndex("GPU")

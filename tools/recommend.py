@@ -1,31 +1,43 @@
 """Configuration recommender: filter → fit → price → rank, with near-misses and suggestions.
 
-`recommend(catalog, model, request, fx)` walks every catalog instance once:
+`recommend(catalog, model, request, fx, today=...)` walks every catalog instance once:
 
 1. scope: provider / GPU filters, `max_gpus`, region (cn = mainland China
    instances only, intl = the rest, any = all);
-2. fit: per-GPU memory on the instance's own GPUs (`MemoryPlanner`: the
+2. software support (tools.recommend_software, the catalog's sourced rules): GPUs
+   that current frameworks do not run for LLM work (compute capability < 6.0,
+   MI25-class; Pascal unless the user names it) are near-misses; caveats
+   (pre-Turing wheels, no FlashAttention-2, Ascend ports) become warnings.
+   Fractional GPUs (vGPU slices) are never offered for training;
+3. fit: per-GPU memory on the instance's own GPUs (`MemoryPlanner`: the
    single-GPU estimate when one GPU holds the job, else ZeRO-3 / tensor parallel
    over the instance's GPUs) against the GPU's usable GiB; when no single
    machine holds the job, multi-node clusters of up to `max_gpus` GPUs, which
-   need InfiniBand/RDMA-class networking;
-3. checks: BF16/FP8 when explicitly requested, export restrictions for region
+   need InfiniBand/RDMA-class networking. With a serving load
+   (`request.serving`) the fit is the serving estimator's instead
+   (tools.recommend_serving): the weights plus the KV cache for the load, the
+   latency targets met, with copies of the machine when one is not enough;
+4. checks: BF16/FP8 when explicitly requested, export restrictions for region
    cn, thin hosts (seed guidance), PCIe-only sharded training (slow);
-4. price: the requested billing mode (default on-demand, falling back to
-   monthly, yearly, spot when a provider lists only those), converted at the
-   configured rate; monthly = price × `hours_per_month`; job cost from the
-   training-time estimate (spot with the expected rework, see tools.cost);
-5. budget, then rank: priced mainland offers first for a CNY budget or region
-   cn; official and user-supplied prices before third-party reports before
-   marketplace samples; then cost (the job's when tokens are given, else per
-   month). Instances that fit but have no price follow as
-   "fits; price unknown — check the console".
+5. price (tools.recommend_rank): the requested billing, else the cheapest
+   listed billing that covers the need (the job; a month of use; an hour),
+   converted at the configured rate; job cost from the training-time estimate
+   (spot with the expected rework, see tools.cost);
+6. budget, a hard constraint: over-budget offers are near-misses; when no
+   priced offer fits, the cheapest priced one is shown first with its overshoot
+   and a notice says so;
+7. rank: priced mainland offers first for a CNY budget or region cn; then the
+   real cost, with fit quality, price freshness and grade reordering options
+   only within a 10 % cost band. Instances that fit but have no price follow as
+   "fits; price unknown — check the console", never first.
 
-Near-misses (over budget, does not fit, no BF16, PCIe only, thin host,
-export-restricted, no RDMA across nodes, outside the region) are returned with
-the reason, a few of each kind. When nothing fits, `tools.recommend_suggest`
-re-runs the recommender with one change at a time and reports what works
-(also when only unknown-price instances fit: their cost cannot be checked).
+Near-misses (over budget, does not fit, obsolete GPU, vGPU slice for training,
+no BF16, PCIe only, thin host, export-restricted, no RDMA across nodes, outside
+the region, a serving target missed) are returned with the reason, a few of
+each kind. When nothing priced fits, `tools.recommend_suggest` re-runs the
+recommender with one change at a time and reports what works. Serving loads
+with no weight format named also get the best FP8 and INT4 (AWQ) options
+beside the bf16 ones (`Recommendation.quantised`), each with its quality caveat.
 """
 
 from __future__ import annotations

@@ -68,3 +68,49 @@ class RecommendCode(NoteCode):
     suggest_over_budget = "suggest.over_budget"  # budget, currency, best, also (or None)
     suggest_fits_on = "suggest.fits_on"  # best
     suggest_none = "suggest.none"  # tried (ChangeKind values)
+
+
+class RankCode(NoteCode):
+    """How options are ranked and priced: billing compared, budget, band reorders, price age (issue 12)."""
+
+    # ---- on an option (Option.reasons)
+    billing_chosen = "rank.billing_chosen"  # billing, need (job|month|hour), cost, currency, compared (rank.billing_cost notes)
+    billing_cost = "rank.billing_cost"  # billing, cost, currency, need
+    band = "rank.band"  # provider, instance (the cheaper option ranked below), cheaper_fraction, factor (fit|freshness|grade)
+    over_budget = "rank.over_budget"  # cost, budget, currency, period, over_fraction (the cheapest priced, shown because none fits)
+    # ---- on the recommendation (Recommendation.notices / assumptions)
+    none_within_budget = "rank.none_within_budget"  # budget, currency, period, provider, instance, cost, over_fraction
+    basis = "rank.basis"  # need (job|month|hour), band_fraction, headroom_fraction, mainland_first (bool)
+    fit_problems = "rank.fit_problems"  # problems: [memory | interconnect | host | software]
+
+
+class SoftwareCode(NoteCode):
+    """Software support as fit conditions (knowledge/catalog/support/software.yaml rules, by key)."""
+
+    reject = "software.reject"  # rule (rule key), gpu, cc (None: not CUDA), stack, unless_named (bool)
+    warn = "software.warn"  # rule (rule key), gpu, cc, stack
+    reject_fractional = "software.reject_fractional"  # fraction, gpu, training (bool; False: the serving estimate needs whole GPUs)
+
+
+class ServeRecCode(NoteCode):
+    """Serving-aware recommendations (recommend --mode inference with a load)."""
+
+    option = "serve_rec.option"  # weights, output_tok_s, ttft_ms, tpot_ms, tokens_per_user_s, max_concurrency, copies,
+    #                              cost_per_million (None: unpriced), currency
+    layout = "serve_rec.layout"  # copies, gpus (per copy), tp, pp, nodes, replicas (per copy)
+    variant = "serve_rec.variant"  # weights, cost, base_cost (None: no bf16 option), currency, period
+    reject_weights = "serve_rec.reject_weights"  # weights, weights_gib (all GPUs), usable_gib (all GPUs), gpus, gpu
+    reject_kv = "serve_rec.reject_kv"  # concurrency, max_concurrency, copies
+    reject_saturated = "serve_rec.reject_saturated"  # request_rate_req_s, max_req_s, copies
+    reject_targets = "serve_rec.reject_targets"  # ttft_ms, target_ms, tokens_per_user_s, target_tok_s (None: not set), copies
+    basis = "serve_rec.basis"  # max_gpus
+    variants = "serve_rec.variants"  # formats (WeightFormat values)
+
+
+class RecommendError(NoteCode):
+    """Bad recommender input (InputError notes)."""
+
+    serving_needs_inference = "error.rec.serving_needs_inference"  # mode
+    serving_needs_model = "error.rec.serving_needs_model"
+    serving_one_load = "error.rec.serving_one_load"  # given (field names)
+    serving_peak_factor = "error.rec.serving_peak_factor"

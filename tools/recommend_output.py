@@ -6,6 +6,7 @@ Every reason is a `Note` whose numbers are the candidate's computed values
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable
@@ -16,7 +17,13 @@ from tools.notes import Note
 from tools.recommend_codes import RecommendCode as C
 from tools.recommend_host import interconnect
 from tools.recommend_memory import MemoryPlanner, Plan
+from tools.price_age import covers_note, price_age
+from tools.recommend_codes import RankCode, ServeRecCode
+from tools.recommend_rank import billing_note
 from tools.schemas import CostRequest, ExchangeRate, Option, RecommendRequest, Rejection, TrainTimeEstimate
+from tools.serving_perf import cost_per_million
+from tools.serving_profiles import WeightFormat
+from tools.serving_types import ServingEstimate
 
 MAX_REJECTED = 12  # near-misses shown, interleaved across reasons
 SPOT_DEFAULTS = CostRequest()  # interruptions/day, checkpoint interval, restart overhead for job cost on spot
@@ -42,10 +49,27 @@ class Candidate:
     warnings: list[Note] = field(default_factory=list)
     slow: bool = False
     cheaper: Note | None = None  # a cheaper spot price, when on-demand was chosen by default
+    # ranking (tools.recommend_rank)
+    compared: list[tuple[Billing, float]] = field(default_factory=list)  # billings priced for the need, when ≥ 2
+    slow_link: bool = False  # serving: tensor parallel over PCIe
+    thin_host: bool = False
+    software_caveat: bool = False
+    problems: list[str] = field(default_factory=list)
+    band: Note | None = None  # ranked above a cheaper option of its 10 % band, and why
+    over_budget: float | None = None  # the fraction over the budget, for the cheapest-over-budget fallback
+    # serving (tools.recommend_serving)
+    serving: ServingEstimate | None = None  # one copy
+    copies: int = 1
+    weights: WeightFormat | None = None
 
     @property
     def total_gpus(self) -> int:
         return self.plan.gpus
+
+    @property
+    def scale(self) -> int:
+        """Machines paid for: nodes × copies."""
+        return self.nodes * self.copies
 
 
 @dataclass
@@ -103,9 +127,11 @@ def near_misses(misses: list[Miss]) -> list[Miss]:
 # ------------------------------------------------------------------ output
 
 
-def option(c: Candidate, request: RecommendRequest, currency: Currency, fx: ExchangeRate, prefer_cn: bool) -> Option:
+def option(c: Candidate, request: RecommendRequest, currency: Currency, fx: ExchangeRate, prefer_cn: bool,
+           today: dt.date, need: str = "month") -> Option:
     inst, gpu, plan = c.inst, c.gpu, c.plan
     headroom = c.usable_gib - plan.per_gpu_gib
+    age = price_age(c.price, today) if c.price is not None and c.per_hour is not None else None
     reasons = [
         Note.of(
             C.option_fit, nodes=c.nodes, gpu_count=inst.gpu_count, gpu=gpu.key, needed_gib=round(plan.per_gpu_gib, 3),
@@ -115,8 +141,12 @@ def option(c: Candidate, request: RecommendRequest, currency: Currency, fx: Exch
     if c.price is not None and c.per_hour is not None:
         reasons.append(Note.of(
             C.option_price, price_per_hour=c.per_hour, monthly=c.monthly, currency=currency, billing=c.billing,
-            nodes=c.nodes, grade=c.price.grade, as_of=c.price.as_of.isoformat() if c.price.as_of else None,
+            nodes=c.scale, grade=c.price.grade, as_of=c.price.as_of.isoformat() if c.price.as_of else None,
+            age=age.note() if age is not None else None,
         ))
+        chosen = billing_note(c, need, currency)
+        if chosen is not None:
+            reasons.append(chosen)
         if c.converted:
             reasons.append(Note.of(C.option_converted, from_currency=c.price.currency, rate=fx.note()))
         if c.cheaper:
@@ -131,13 +161,35 @@ def option(c: Candidate, request: RecommendRequest, currency: Currency, fx: Exch
             throughput_tps=tokens_per_s, job_cost=c.job_cost, currency=currency,
             spot=c.billing == Billing.spot and c.job_cost is not None,
         ))
+    est = c.serving
+    out_tok_s = est.output_tok_s * c.copies if est is not None else None
+    at_load = cost_per_million(c.per_hour, out_tok_s) if est is not None else None
+    at_max = cost_per_million(c.per_hour, est.max_output_tok_s * c.copies) if est is not None else None
+    if est is not None:
+        reasons.append(Note.of(
+            ServeRecCode.option, weights=est.weights, output_tok_s=round(out_tok_s or 0.0, 1),
+            ttft_ms=round(est.ttft_ms, 1), tpot_ms=round(est.tpot_ms, 2), tokens_per_user_s=round(est.tokens_per_user_s, 1),
+            max_concurrency=est.max_concurrency * c.copies, copies=c.copies,
+            cost_per_million=at_load, currency=currency if at_load is not None else None,
+        ))
     if prefer_cn and inst.region.china_mainland:
         reasons.append(Note.of(C.option_mainland, region=inst.region.name))
+    within = None
     if request.budget is not None and c.per_hour is not None:
         cost = period_cost(c, request.period)
-        if cost is not None:
+        if c.over_budget is not None:
+            within = False
+            reasons.append(Note.of(RankCode.over_budget, cost=cost, budget=request.budget, currency=currency,
+                                   period=request.period, over_fraction=c.over_budget))
+        elif cost is not None:
+            within = True
             reasons.append(Note.of(C.option_within_budget, cost=cost, budget=request.budget, currency=currency,
                                    period=request.period))
+    if c.band is not None:
+        reasons.append(c.band)
+    warnings = list(c.warnings)
+    if c.problems and "memory" in c.problems:
+        warnings.append(Note.of(RankCode.fit_problems, problems=["memory"]))
     return Option(
         provider=inst.provider,
         instance=inst.instance,
@@ -161,9 +213,31 @@ def option(c: Candidate, request: RecommendRequest, currency: Currency, fx: Exch
         price_source=c.price.source if c.price else None,
         interconnect=interconnect(inst, gpu),
         reasons=reasons,
-        warnings=list(c.warnings),
+        warnings=warnings,
         total_gpus=c.total_gpus,
         layout=plan.how,
+        price_age_state=age.state.value if age is not None else None,
+        price_age_months=age.months if age is not None else None,
+        price_as_of_label=age.as_of_label if age is not None else None,
+        price_age=age.note() if age is not None else None,
+        price_covers=covers_note(c.price) if c.price is not None and c.per_hour is not None else None,
+        price_source_url=c.price.source_url if c.price is not None else None,
+        within_budget=within,
+        over_budget_fraction=c.over_budget,
+        fit_problems=list(c.problems),
+        weights=est.weights.value if est is not None else None,
+        copies=c.copies,
+        output_tok_s=out_tok_s,
+        ttft_ms=est.ttft_ms if est is not None else None,
+        tpot_ms=est.tpot_ms if est is not None else None,
+        e2e_ms=est.e2e_ms if est is not None else None,
+        tokens_per_user_s=est.tokens_per_user_s if est is not None else None,
+        req_s=est.req_s * c.copies if est is not None else None,
+        max_concurrency=est.max_concurrency * c.copies if est is not None else None,
+        cost_per_million_output_tokens_at_load=at_load,
+        cost_per_million_output_tokens_at_max=at_max,
+        tp=est.tp if est is not None else None,
+        pp=est.pp if est is not None else None,
     )
 
 

@@ -39,6 +39,8 @@ from tools.domain import (
 )
 from tools.errors import ErrorCode, InputError
 from tools.notes import Note, NoteCode, Suggestion
+from tools.serving_profiles import Engine, WeightFormat
+from tools.serving_types import Load, LoadKind
 from tools.vram_codes import Component
 
 
@@ -251,6 +253,47 @@ class CostEstimate(BaseModel):
 # ------------------------------------------------------------------ recommender
 
 
+class ServingLoad(Strict):
+    """The load a serving deployment must carry (recommend --mode inference): one load shape, lengths, targets.
+
+    With a load the recommender keeps instances that hold the weights plus the KV cache for it, estimates
+    throughput and latency on each (tools.serving), drops those that miss the targets as near-misses, and
+    ranks by the monthly cost of meeting the load.
+    """
+
+    concurrency: int | None = Field(default=None, gt=0, description="concurrent users (closed loop)")
+    requests_per_day: float | None = Field(default=None, gt=0, description="requests a day (busiest hour: peak_factor)")
+    request_rate: float | None = Field(default=None, gt=0, description="requests per second (Poisson)")
+    peak_factor: float | None = Field(default=None, ge=1, description="requests_per_day only; default 3")
+    input_len: int | None = Field(default=None, gt=0, description="prompt tokens (default 1,024)")
+    output_len: int | None = Field(default=None, gt=0, description="generated tokens (default 256)")
+    ttft_ms: float | None = Field(default=None, gt=0, description="target time to first token (p50)")
+    min_tokens_per_user: float | None = Field(default=None, gt=0, description="target tok/s each user sees")
+    weights: WeightFormat | None = Field(default=None, description="None: bf16, with FP8 / INT4 variants proposed beside")
+    engine: Engine = Engine.vllm
+
+    @model_validator(mode="after")
+    def _check(self) -> "ServingLoad":
+        from tools.recommend_codes import RecommendError
+
+        given = [k for k in ("concurrency", "requests_per_day", "request_rate") if getattr(self, k) is not None]
+        if len(given) > 1:
+            raise InputError(Note.of(RecommendError.serving_one_load, given=given))
+        if self.peak_factor is not None and self.requests_per_day is None:
+            raise InputError(Note.of(RecommendError.serving_peak_factor))
+        return self
+
+    def load(self) -> Load | None:
+        """The estimator's load shape (None: one user at a time, the estimator's stated default)."""
+        if self.concurrency is not None:
+            return Load(kind=LoadKind.concurrency, value=self.concurrency)
+        if self.request_rate is not None:
+            return Load(kind=LoadKind.request_rate, value=self.request_rate)
+        if self.requests_per_day is not None:
+            return Load(kind=LoadKind.requests_per_day, value=self.requests_per_day, peak_factor=self.peak_factor)
+        return None
+
+
 class RecommendRequest(Strict):
     vram: VramRequest = Field(default_factory=VramRequest)
     required_gib: float | None = Field(default=None, gt=0, description="a raw memory need instead of a model")
@@ -267,6 +310,7 @@ class RecommendRequest(Strict):
     top_k: int = Field(default=5, gt=0)
     hours_per_month: float = Field(default=730.0, gt=0, le=744)
     mfu: float | None = Field(default=None, gt=0, le=1, description="override the per-GPU-class MFU for time to finish")
+    serving: ServingLoad | None = Field(default=None, description="a serving load (mode inference): serving-aware ranking")
 
 
 
@@ -294,8 +338,34 @@ class Option(BaseModel):
     interconnect: Note = Field(description="NVLink / PCIe inside the machine, InfiniBand or network speed between")
     reasons: list[Note] = Field(description="why this option (tools.recommend_codes.RecommendCode option.*)")
     warnings: list[Note] = Field(default_factory=list)
-    total_gpus: int | None = Field(default=None, description="GPUs the job uses: gpu_count × nodes")
+    total_gpus: int | None = Field(default=None, description="GPUs the job uses: gpu_count × nodes (× copies)")
     layout: Note | None = Field(default=None, description="how the job is spread, e.g. ZeRO-3 across 8 GPUs (layout.*)")
+    # ---- the price: kind and age (issue 12)
+    price_age_state: str | None = Field(default=None, description="fresh (≤ 12 months) | stale | undated; None: unpriced")
+    price_age_months: int | None = Field(default=None, description="whole months since the price's date")
+    price_as_of_label: str | None = Field(default=None, description="'2026-07-20', or '2026-10' for a month-level date")
+    price_age: Note | None = Field(default=None, description="the price's date and age (tools.price_age)")
+    price_covers: Note | None = Field(default=None, description="what the price includes and what is extra")
+    price_source_url: str | None = None
+    within_budget: bool | None = Field(default=None, description="None: no budget or no price; False: the cheapest "
+                                       "priced option, shown because nothing priced fits the budget")
+    over_budget_fraction: float | None = Field(default=None, description="how far over the budget (0.25 = 25 %)")
+    fit_problems: list[str] = Field(default_factory=list, description="memory | interconnect | host | software: "
+                                    "what ranks it lower within the 10 % cost band")
+    # ---- serving (with RecommendRequest.serving)
+    weights: str | None = Field(default=None, description="served weight format (a WeightFormat value)")
+    copies: int = Field(default=1, description="instances (× nodes) behind a load balancer to carry the load")
+    output_tok_s: float | None = Field(default=None, description="output tokens/s at the load, all copies")
+    ttft_ms: float | None = None
+    tpot_ms: float | None = None
+    e2e_ms: float | None = None
+    tokens_per_user_s: float | None = None
+    req_s: float | None = None
+    max_concurrency: int | None = Field(default=None, description="sequences the deployment holds at once, all copies")
+    cost_per_million_output_tokens_at_load: float | None = Field(default=None, description="in `currency`")
+    cost_per_million_output_tokens_at_max: float | None = None
+    tp: int | None = None
+    pp: int | None = None
 
 
 class Rejection(BaseModel):
@@ -305,7 +375,8 @@ class Rejection(BaseModel):
     gpu_count: float
     reason: Note = Field(description="why not (tools.recommend_codes.RecommendCode reject.* / host.thin)")
     region: str | None = None
-    kind: str | None = Field(default=None, description="fit | budget | billing | bf16 | fp8 | host | pcie | network | export | region")
+    kind: str | None = Field(default=None, description="fit | budget | billing | bf16 | fp8 | host | pcie | network | export | "
+                             "region | software | fractional | latency | throughput")
 
 
 class Recommendation(BaseModel):
@@ -316,3 +387,7 @@ class Recommendation(BaseModel):
     exchange_rate: ExchangeRate
     assumptions: list[Note]
     suggestions: list[Suggestion] = Field(default_factory=list, description="when nothing fits: what would")
+    notices: list[Note] = Field(default_factory=list, description="read first: e.g. nothing priced fits the budget")
+    quantised: list[Option] = Field(default_factory=list, description="serving: the best option with each quantised "
+                                    "weight format (FP8, INT4 AWQ), beside the bf16 options, with the quality caveat")
+    prices_aged_on: dt.date | None = Field(default=None, description="the day price ages are counted to")

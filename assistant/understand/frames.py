@@ -95,6 +95,7 @@ RULES: list[Rule] = [
 
 FAST_CONFIDENT = 0.85  # the model without the k-NN feature decides alone above this probability
 LOW_CONFIDENCE = 0.40  # below this, a stated workload still gets a calculation
+UNSURE = 0.60  # below this, a how/why question with nothing to compute is guidance
 
 
 class FrameDecider:
@@ -111,7 +112,7 @@ class FrameDecider:
 
     def decide(self, r: Reading, state: ConversationState, *, exclude: str | None = None) -> FrameDecision:
         f = _facts(r, state)
-        if state.frame is not None and r.elliptical and not f.has("chitchat", "offtopic", "guidance", "compare", "filter", "spec", "time", "cost", "deadline"):
+        if state.frame is not None and r.elliptical and not f.has("chitchat", "offtopic", "guidance", "compare", "filter", "spec", "time", "cost", "deadline", "feasibility", "serving", "memory", "troubleshoot"):
             return FrameDecision(state.frame, 0.9, "follow-up")
         if self.fast is not None:
             from assistant.understand.features import featurize
@@ -124,8 +125,12 @@ class FrameDecider:
                 how = "model+knn"
             if p < LOW_CONFIDENCE and frame in (Frame.guidance, Frame.out_of_scope, Frame.chitchat) and (f.workload and f.has("memory", "feasibility")):
                 return FrameDecision(Frame.feasibility if f.hardware else Frame.memory, p, "workload")
-            if p < LOW_CONFIDENCE and not f.workload and f.has("guidance", "howto", "troubleshoot") and frame not in (Frame.guidance, Frame.spec, Frame.catalog_filter, Frame.comparison):
-                return FrameDecision(Frame.guidance, p, "unsure: a question about how or why")
+            if p < UNSURE and not f.workload and not f.hardware and f.has("guidance", "howto", "troubleshoot") and frame not in (Frame.guidance, Frame.spec, Frame.catalog_filter, Frame.comparison):
+                return FrameDecision(Frame.guidance, p, "unsure: a question about how or why, nothing to compute")
+            if frame == Frame.out_of_scope and f.in_domain:
+                return FrameDecision(Frame.guidance, p, "in the domain: never out of scope")
+            if frame == Frame.comparison and f.gpus < 2 and len(state.get("gpus") or []) < 2:
+                return FrameDecision(Frame.spec if f.gpus else Frame.guidance, p, "one GPU is no comparison")
             if frame == Frame.memory and not f.workload and not f.training and not f.inference and f.gpus:
                 return FrameDecision(Frame.spec, p, "memory of a GPU, no workload: a spec")
             return FrameDecision(frame, p, how)

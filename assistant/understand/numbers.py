@@ -135,11 +135,16 @@ def _chinese(text: str) -> str:
             continue
         if len(run) == 1 and not after:
             continue
+        if all(ch in "十百千万亿" for ch in run) and text[:s].rstrip()[-1:].isdigit():
+            continue  # "2 万亿": units of the number before them, read by value_of
         v = _zh_value(run)
         if v is None:
             continue
         out.append(text[last:s])
-        out.append(_fmt(v))
+        # never glue digits to a Latin token: "p4de.24xlarge一个月" must not become "p4de.24xlarge1个月"
+        pad_before = " " if before and before.isascii() and before.isalnum() else ""
+        pad_after = " " if after and after.isascii() and after.isalnum() else ""
+        out.append(pad_before + _fmt(v) + pad_after)
         last = e
     out.append(text[last:])
     return "".join(out)

@@ -54,6 +54,7 @@ class SplitTurn:
     pasted: str  # pasted material, hidden content and addressed instructions removed
     instructions: list[str] = field(default_factory=list)  # instruction lines found in pasted or hidden content
     hidden_removed: bool = False
+    posed: list[str] = field(default_factory=list)  # own sentences posing as a system message ("系统指令：…")
 
     @property
     def has_pasted(self) -> bool:
@@ -122,9 +123,22 @@ def _drop_instructions(text: str) -> tuple[str, list[str]]:
     return "\n".join(kept), found
 
 
+# A sentence in the user's own words that poses as a system or developer message is not a constraint of theirs
+SYSTEM_VOICE = re.compile(
+    r"(?:^|(?<=[\s。！？.!?；;]))(?:\[?(?:system|developer|sys)\]?\s*(?:prompt|message|instruction)?s?\s*[:：]|系统指令\s*[:：]|系统提示\s*[:：]|"
+    r"(?:new|updated)\s+system\s+(?:prompt|instructions?)\s*[:：]|<\|?system\|?>)[^。！？!?\n]*[。！？!?]?",
+    re.I,
+)
+
+
 def split_turn(text: str) -> SplitTurn:
     visible, hidden, removed = strip_hidden(text)
-    instructions = [h[:160] for h in hidden if ADDRESSED.search(h) or re.search(r"(?i)recommend|推荐|忽略|ignore|always|must", h)]
+    posed: list[str] = []
+    for m in list(SYSTEM_VOICE.finditer(visible)):
+        posed.append(" ".join(m.group(0).split())[:160])
+    if posed:
+        visible = SYSTEM_VOICE.sub(" ", visible)
+    instructions = posed + [h[:160] for h in hidden if ADDRESSED.search(h) or re.search(r"(?i)recommend|推荐|忽略|ignore|always|must", h)]
     own_parts: list[str] = []
     pasted_parts: list[str] = []
     rest = visible
@@ -159,4 +173,5 @@ def split_turn(text: str) -> SplitTurn:
         pasted, found = _drop_instructions(pasted)
         instructions.extend(found)
     own = " ".join(" ".join(own_parts).split()) if not pasted else "\n".join(own_parts).strip()
-    return SplitTurn(own=own, pasted=pasted.strip(), instructions=list(dict.fromkeys(instructions)), hidden_removed=removed)
+    return SplitTurn(own=own, pasted=pasted.strip(), instructions=list(dict.fromkeys(instructions)), hidden_removed=removed,
+                     posed=posed)

@@ -154,9 +154,10 @@ class Reader:
         cues = frozenset(_all(self.lex["frame_cues"], cue_text))
         if pasted is not None and not own.low.strip():
             cues |= {"pasted_only"}
-        if split.has_pasted or split.instructions:
+        from_paste = [i for i in split.instructions if i not in split.posed]
+        if split.has_pasted or from_paste:
             update["pasted"] = True
-        if split.instructions:
+        if from_paste:
             update["pasted_instruction"] = True
         unknown_model = update.pop("_unknown_model", None)
         unknown_gpu = update.pop("_unknown_gpu", None)
@@ -295,13 +296,13 @@ class Reader:
     def _instance(self, hit: NameHit, providers: list[str], low: str) -> str:
         """The provider's own key when an instance id is offered by several ('AWS 中国区 g5.xlarge' is aws-china's)."""
         choices = self.matcher.instance_choices(hit)
-        for key in choices:
-            if key.split("/", 1)[0] in providers:
-                return key
-        if re.search(r"中国区|china region|cn-north|cn-northwest|宁夏|北京区", low):
+        if re.search(r"中国区|china region|cn-north|cn-northwest|宁夏|北京区|光环新网|西云", low):
             for key in choices:
                 if key.split("/", 1)[0].endswith("-china"):
                     return key
+        for key in choices:
+            if key.split("/", 1)[0] in providers:
+                return key
         return choices[0]
 
     def _variants_by_memory(self, t: str, hits: list[NameHit]) -> list[str]:

@@ -370,8 +370,15 @@ def _letter_before(t: str, s: int) -> bool:
     return False
 
 
+_SIZE_LIST_BEFORE_RE = re.compile(r"\d+(?:\.\d+)?[BbMm](?:(?:[/–、]|,[ \t]?)\d+(?:\.\d+)?[BbMm])*(?:[/–、]|,[ \t]?)$")
+
+
 def _model_before(t: str, s: int) -> bool:
-    """'Llama 2 13B', 'Qwen2.5 7B', 'LLaMA 13B': a family word (and versions) right before."""
+    """'Llama 2 13B', 'Qwen2.5 7B', 'LLaMA 13B': a family word (and versions) right before; also the later
+    sizes of a list of them ('Llama 3.1 8B/70B/405B', 'Qwen2.5 7B、14B')."""
+    m = _SIZE_LIST_BEFORE_RE.search(t, max(0, s - 40), s)
+    if m:
+        return _model_before(t, m.start())
     j = s
     for _ in range(3):
         k = j

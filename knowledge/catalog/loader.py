@@ -31,6 +31,7 @@ from pydantic import ValidationError
 from rapidfuzz import fuzz, process
 
 from knowledge.catalog.files import KINDS, RawRow, Where, catalog_files, read_rows
+from knowledge.catalog.software import load_software_rules
 from knowledge.catalog.schema import ROW_MODELS, InstanceRow, PriceRow, raw_id, row_id
 from knowledge.settings import Settings
 from tools.catalog import Catalog
@@ -189,7 +190,7 @@ def build_catalog(layers: list[tuple[str, Path]]) -> Catalog:
                 notes=note,
             )
         )
-    return Catalog(gpus=gpus, models=models, providers=providers, instances=out)
+    return Catalog(gpus=gpus, models=models, providers=providers, instances=out, software_rules=load_software_rules())
 
 
 def _validate(raw: RawRow, layer: str) -> Any:

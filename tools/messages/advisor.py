@@ -21,6 +21,34 @@ WEEKDAY_ZH = {"monday": "周一", "tuesday": "周二", "wednesday": "周三", "t
 FEATURE_EN = {"fp8": "FP8", "bf16": "BF16", "fp4": "FP4", "nvlink": "NVLink", "infiniband": "InfiniBand", "tensor_cores": "tensor cores", "int8": "INT8"}
 
 
+SLOT_EN = {"model": "the model", "model_name": "the model", "params": "the model size", "mode": "the method", "precision": "the precision",
+           "gpus": "the GPU", "gpu_count": "the GPU count", "available_gib": "the GPU memory", "budget": "the budget",
+           "billing": "the billing", "region": "the region", "providers": "the providers", "instance": "the instance",
+           "tokens": "the data size", "epochs": "the epochs", "seq_len": "the context length", "batch_size": "the batch size",
+           "concurrency": "the concurrency", "users": "the number of users", "requests_per_day": "the requests per day",
+           "request_rate": "the request rate", "input_len": "the prompt length", "output_len": "the answer length",
+           "ttft_ms": "the latency target", "tokens_per_s_per_user": "the speed target", "deadline": "the deadline",
+           "hours": "the hours", "hours_per_day": "the hours per day", "lora_rank": "the LoRA rank", "features": "the features"}
+SLOT_ZH = {"model": "模型", "model_name": "模型", "params": "模型规模", "mode": "训练方式", "precision": "精度", "gpus": "GPU 型号",
+           "gpu_count": "卡数", "available_gib": "显存", "budget": "预算", "billing": "计费方式", "region": "地区",
+           "providers": "云厂商", "instance": "实例", "tokens": "数据量", "epochs": "轮数", "seq_len": "上下文长度",
+           "batch_size": "批大小", "concurrency": "并发", "users": "用户数", "requests_per_day": "日请求量",
+           "request_rate": "请求速率", "input_len": "输入长度", "output_len": "输出长度", "ttft_ms": "首 token 延迟要求",
+           "tokens_per_s_per_user": "每用户速度要求", "deadline": "截止时间", "hours": "使用时长", "hours_per_day": "每天使用时长",
+           "lora_rank": "LoRA rank", "features": "特性"}
+
+
+def _flops(x) -> str:
+    """8.09×10²² rather than 8.09e+22: an exponent reads as a word to a Chinese reader."""
+    v = float(x or 0)
+    if v <= 0:
+        return "0"
+    exp = int(f"{v:e}".split("e")[1])
+    mant = v / 10**exp
+    sup = str(exp).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return f"{mant:.2f}×10{sup}"
+
+
 def _mode(p: dict, f: Formatter, key: str = "mode") -> str:
     v = str(p.get(key) or "")
     return (MODE_ZH if f.zh else MODE_EN).get(v, v)
@@ -152,8 +180,8 @@ MESSAGES: dict = {
         "你的消息有 {total:int} 个字符，我读取了前 {kept:int} 个。",
     ),
     "notice.pasted_read": (
-        lambda p, f: "From the pasted document I used: " + _list(p.get("slots"), f) + ".",
-        lambda p, f: "从粘贴的文档里读取了：" + _list(p.get("slots"), f) + "。",
+        lambda p, f: "From the pasted document I used: " + _list([SLOT_EN.get(x, x) for x in p.get("slots") or []], f) + ".",
+        lambda p, f: "从粘贴的文档里读取了：" + _list([SLOT_ZH.get(x, x) for x in p.get("slots") or []], f) + "。",
     ),
     "input.too_many_gpus": (
         lambda p, f: "That GPU count is not a real number of GPUs" + (f" ({f.g(p['value'])})" if p.get("value") else "") + ": give a count below a million.",
@@ -276,7 +304,7 @@ MESSAGES: dict = {
         lambda p, f: f"在 {f.g(p.get('gpus'))}× {p.get('gpu')} 上训练 **{p.get('model')}**（{_mode(p, f)}）大约需要 **{f.hours(p.get('hours'))}**"
         f"（{f.days(p.get('days'))}），即 {f.int(p.get('gpu_hours'))} 卡时，按 {f.pct(p.get('mfu'))} 的算力利用率（MFU）估算。",
     ),
-    "time.flops": (lambda p, f: f"Compute: {p.get('flops'):.2e} FLOPs ({p.get('tokens_text')} tokens).", lambda p, f: f"计算量：{p.get('flops'):.2e} FLOPs（{p.get('tokens_text')} token）。"),
+    "time.flops": (lambda p, f: f"Compute: {_flops(p.get('flops'))} FLOPs ({p.get('tokens_text')} tokens).", lambda p, f: f"计算量：{_flops(p.get('flops'))} FLOPs（{p.get('tokens_text')} token）。"),
     "time.deadline_lead": (
         lambda p, f: f"**You need {f.g(p.get('needed'))}× {p.get('gpu')}** to finish within {f.hours(p.get('deadline_hours'))}: "
         f"on {f.g(p.get('needed'))} GPUs the run takes about {f.hours(p.get('hours_needed'))}.",
@@ -323,6 +351,9 @@ MESSAGES: dict = {
     "spec.feature_no": (lambda p, f: f"**No — the {p.get('gpu')} does not support {FEATURE_EN.get(p.get('feature'), p.get('feature'))}.**",
                         lambda p, f: f"**不支持：{p.get('gpu')} 不支持 {FEATURE_EN.get(p.get('feature'), p.get('feature'))}。**"),
     "spec.source": ("Source: {source}.", "来源：{source}。"),
+    "spec.export_restricted": ("The {gpu} is export-restricted: no new sales into mainland China without a US licence.",
+                               "{gpu} 受美国出口管制：没有许可证不能向中国大陆新售。"),
+    "spec.china_variant": ("The {gpu} is a China-market variant made to meet US export rules.", "{gpu} 是为符合美国出口规定而推出的中国特供版。"),
     "spec.export": ("Export note: {note}", "出口管制说明：{note}"),
     "spec.model": (
         lambda p, f: f"**{p.get('name')}**: {p.get('params_text')} parameters, {p.get('layers')} layers, hidden size {p.get('hidden')}, "
@@ -379,7 +410,8 @@ MESSAGES: dict = {
         f"**{f.tok_s(p.get('output_tok_s'))} output** ({f.req_s(p.get('req_s'))}) with {f.g(round(p.get('concurrency') or 0))} requests in flight; "
         f"it holds up to {f.int(p.get('max_concurrency'))} sequences of this length at once.",
         lambda p, f: f"**{f.g(p.get('gpus'))}× {p.get('gpu')} 部署 {p.get('model')}（{p.get('weights')}）**，约 **{f.tok_s(p.get('output_tok_s'))} 输出**"
-        f"（{f.req_s(p.get('req_s'))}），同时处理 {f.g(round(p.get('concurrency') or 0))} 个请求；这个长度的序列最多能同时容纳 {f.int(p.get('max_concurrency'))} 个。",
+        f"（{f.req_s(p.get('req_s'))}），同时处理 {f.g(round(p.get('concurrency') or 0))} 个请求；这个长度的序列最多能同时容纳 {f.int(p.get('max_concurrency'))} 个"
+        + (f"，满载（引擎最大批次）时输出约 {f.tok_s(p.get('max_output_tok_s'))}" if p.get("max_output_tok_s") else "") + "。",
     ),
     "serve.lead_nofit": (
         lambda p, f: f"**{f.g(p.get('gpus'))}× {p.get('gpu')} is not enough for this load:** the KV cache holds only {f.int(p.get('max_concurrency'))} "

@@ -7,6 +7,8 @@ Params (see `tools.price_age.PriceAge`): ``state`` fresh|stale|undated, ``as_of`
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 from tools.messages.format import Formatter
@@ -111,12 +113,23 @@ def _parts_sized(names: list[str], sizes: dict[str, Any], f: Formatter) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
+def _short_url(url: str | None) -> str | None:
+    """'github.com/tencentyun/qcloud-documents' for a long link: the site and the first two path parts."""
+    if not url:
+        return None
+    m = re.match(r"^[a-z]+://([^/?#]+)((?:/[^/?#]+){0,2})", url)
+    return (m.group(1) + m.group(2)) if m else url
+
+
 def _source(p: dict[str, Any], f: Formatter) -> str:
     provider = (p.get("provider_zh") or p.get("provider")) if f.zh else p.get("provider")
     grade = GRADE.get(str(p.get("grade")), (str(p.get("grade")), str(p.get("grade"))))[_zh(f)]
     if f.zh:
-        return f"价格来源：{provider} {grade}（{p.get('source')}），{_summary(p, f)}。"
-    return f"Price source: {provider}, {grade} ({p.get('source')}), {_summary(p, f)}."
+        # the source is cited in English words; a Chinese reader gets its link (or just the kind of price)
+        where = _short_url(p.get("source_url"))
+        return f"价格来源：{provider} {grade}" + (f"（{where}）" if where else "") + f"，{_summary(p, f)}。"
+    where = p.get("source") or _short_url(p.get("source_url"))
+    return f"Price source: {provider}, {grade} ({where}), {_summary(p, f)}."
 
 
 MESSAGES: dict = {

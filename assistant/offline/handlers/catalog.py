@@ -21,6 +21,8 @@ class SpecCode(NoteCode):
     feature_no = "spec.feature_no"
     source = "spec.source"
     export = "spec.export"
+    export_restricted = "spec.export_restricted"
+    china_variant = "spec.china_variant"
     model = "spec.model"
     instance = "spec.instance"
     price = "spec.price"
@@ -106,16 +108,22 @@ class SpecHandler:
                             bandwidth_gbps=r.get("memory_bandwidth_gbps"), bf16_tflops=r.get("bf16_tflops") or r.get("fp16_tflops"),
                             fp8_tflops=r.get("fp8_tflops"), link=_link(r), tdp_w=r.get("tdp_w"))
             out.add(Lead(lead + [facts]) if lead else Lead([facts]))
-            if r.get("export_note"):
+            if ctx.lang == "zh":
+                # the catalog's notes and citations are English text: a Chinese answer states the typed facts
+                if r.get("restricted_in_china"):
+                    out.add(Para([Note.of(SpecCode.export_restricted, gpu=r["key"])]))
+                if r.get("china_variant"):
+                    out.add(Para([Note.of(SpecCode.china_variant, gpu=r["key"])]))
+            elif r.get("export_note"):
                 out.add(Para([Note.of(SpecCode.export, note=r["export_note"])]))
-            out.add(Para([Note.of(SpecCode.source, source=r.get("source"))]))
+            out.add(Para([Note.of(SpecCode.source, source=_source_label(r.get("source"), ctx.lang))]))
         elif kind == "model":
             f = Formatter(ctx.lang)
             out.add(Lead([Note.of(SpecCode.model, name=r["name"], params_text=f.big(r["params"]), layers=r.get("num_layers") or "?",
                                   hidden=r.get("hidden_size") or "?", heads=r.get("num_attention_heads") or "?",
                                   kv_heads=r.get("num_kv_heads") or r.get("num_attention_heads") or "?",
                                   attention=str(r.get("attention", "")).upper(), context=r.get("max_context") or "?")]))
-            out.add(Para([Note.of(SpecCode.source, source=r.get("source"))]))
+            out.add(Para([Note.of(SpecCode.source, source=_source_label(r.get("source"), ctx.lang))]))
         elif kind == "instance":
             items = []
             for inst in r.get("instances", [])[:3]:
@@ -132,6 +140,16 @@ class SpecHandler:
             out.add(Lead([f"**{r.get('name')}**" + (f"（{r['name_zh']}）" if r.get("name_zh") else "")]))
         out.add(*tail(ctx, plan, results, cited, max_caveat_passages=1))
         return out
+
+
+def _source_label(source: str | None, lang: str) -> str:
+    """A citation for the reader: in Chinese only its links (the citation text itself is English)."""
+    if not source or lang != "zh":
+        return source or ""
+    import re
+
+    links = re.findall(r"(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^\s,;)]*)?", source)
+    return "；".join(("https://" + l if not l.startswith("http") else l) for l in links[:2]) or "目录数据（英文来源）"
 
 
 def _render_all(notes: list[Note], lang: str) -> list[str]:
@@ -250,6 +268,8 @@ class CostHandler:
             else:
                 args["gpu"] = ctx.gpu
                 args["gpus"] = int(ctx.get("gpu_count") or 1)
+                if ctx.has("providers"):
+                    args["providers"] = ctx.get("providers")
                 if ctx.get("region"):
                     args["region_scope"] = ctx.get("region")
             if hours:

@@ -32,9 +32,36 @@ class ServeCode(NoteCode):
     nearest = "serve.nearest"
 
 
+ENGINES = [  # engine names in the user's words (the serving estimator has a profile for each)
+    ("llamacpp", r"llama\.?cpp|\bollama\b|\bgguf\b|lm ?studio|koboldcpp"),
+    ("sglang", r"\bsglang\b"),
+    ("trtllm", r"tensorrt[- ]?llm|\btrt[- ]?llm\b|\btrtllm\b|triton"),
+    ("transformers", r"\btransformers\b|\bhf generate\b|\btgi\b"),
+    ("vllm", r"\bvllm\b"),
+]
+MAX_THROUGHPUT = r"max(?:imum)? throughput|peak throughput|最大吞吐|峰值吞吐|吞吐上限|极限吞吐|满载"
+
+
+def _engine(question: str) -> str | None:
+    import re
+
+    for engine, pattern in ENGINES:
+        if re.search(pattern, question, re.I):
+            return engine
+    return None
+
+
 def serving_args(ctx: TurnContext, plan: Plan) -> dict[str, Any]:
+    import re
+
     d = plan.defaults
     args = model_args(ctx, d)
+    engine = _engine(ctx.question)
+    if engine:
+        args["engine"] = engine
+    if re.search(MAX_THROUGHPUT, ctx.question, re.I) and not (ctx.has("concurrency") or ctx.has("users")
+                                                                 or ctx.has("requests_per_day") or ctx.has("request_rate")):
+        args["max_throughput"] = True
     p = ctx.get("precision")
     if p in WEIGHTS:
         args["weights"] = WEIGHTS[p]
@@ -42,7 +69,7 @@ def serving_args(ctx: TurnContext, plan: Plan) -> dict[str, Any]:
         args["requests_per_day"] = float(ctx.get("requests_per_day"))
     elif ctx.has("request_rate"):
         args["request_rate"] = float(ctx.get("request_rate"))
-    else:
+    elif not args.get("max_throughput"):
         args["concurrency"] = serving_concurrency(ctx, d)
     output = ctx.get("output_len")
     if output:
@@ -96,7 +123,8 @@ class ServingHandler:
         common = dict(model=model, gpu=r["gpu"], gpus=r["gpus"], tp=r["tp"], replicas=r["replicas"], weights=r["weights"])
         if r.get("fits"):
             out.add(Lead([Note.of(ServeCode.lead, output_tok_s=r["output_tok_s"], req_s=r["req_s"], concurrency=r["concurrency"],
-                                  max_concurrency=r["max_concurrency"], **common)]))
+                                  max_concurrency=r["max_concurrency"], total_tok_s=r.get("total_tok_s"),
+                                  max_output_tok_s=r.get("max_output_tok_s"), **common)]))
         else:
             out.add(Lead([Note.of(ServeCode.lead_nofit, max_concurrency=r["max_concurrency"], concurrency=r["concurrency"], **common)]))
             nearest = r.get("nearest_layout")

@@ -31,7 +31,18 @@ class TimeCode(NoteCode):
     deadline_ok = "time.deadline_ok"
 
 
-def train_args(ctx: TurnContext, plan: Plan) -> dict[str, Any]:
+def _instance_gpu(ctx: TurnContext, env: Env) -> tuple[str, int] | None:
+    """The GPU and count of the instance the user named ('train it on a p4de.24xlarge')."""
+    if not ctx.has("instance"):
+        return None
+    provider, _, name = ctx.get("instance").partition("/")
+    for inst in env.catalog.instances:
+        if inst.provider == provider and inst.instance == name and inst.gpu_count >= 1:
+            return inst.gpu, int(inst.gpu_count)
+    return None
+
+
+def train_args(ctx: TurnContext, plan: Plan, env: Env | None = None) -> dict[str, Any]:
     d = plan.defaults
     args = model_args(ctx, d)
     mode = ctx.mode
@@ -45,8 +56,11 @@ def train_args(ctx: TurnContext, plan: Plan) -> dict[str, Any]:
     precision = precision_arg(ctx, d, mode)
     if precision:
         args["precision"] = precision
+    from_instance = _instance_gpu(ctx, env) if env is not None else None
     if ctx.gpu:
         args["gpu"] = ctx.gpu
+    elif from_instance:
+        args["gpu"], args["gpus"] = from_instance
     else:
         args["gpu"] = DEFAULT_TRAIN_GPU
         d.assume(Note.of(AssumeCode.gpu, gpu=DEFAULT_TRAIN_GPU), Note.of(AskCode.gpu))
@@ -67,12 +81,12 @@ class TrainTimeHandler:
 
     def plan(self, ctx: TurnContext, env: Env) -> Plan:
         plan = Plan()
-        args = train_args(ctx, plan)
+        args = train_args(ctx, plan, env)
         if "gpus" not in args:
             args["gpus"] = 1
             plan.defaults.assume(Note.of(AssumeCode.gpus, gpus=1))
         plan.call("estimate_train_time", "time", **args)
-        if ctx.budget or ctx.has("billing") or ctx.has("providers"):
+        if ctx.budget or ctx.has("billing") or ctx.has("providers") or ctx.has("instance"):
             from assistant.offline.handlers.recommend import recommend_plan
 
             recommend_plan(ctx, plan)
@@ -106,7 +120,7 @@ class DeadlineHandler:
 
     def plan(self, ctx: TurnContext, env: Env) -> Plan:
         plan = Plan()
-        args = train_args(ctx, plan)
+        args = train_args(ctx, plan, env)
         hours = deadline_hours(ctx, plan.defaults, env.today)
         if hours:
             args["deadline_hours"] = hours

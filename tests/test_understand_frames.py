@@ -1,0 +1,69 @@
+"""Frames and conversation handling through the shipped frame model, on unmistakable questions (not corpus copies)."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.understand import Understanding
+from assistant.understand.slots import Frame
+from assistant.understand.state import ConversationState
+
+
+@pytest.fixture(scope="module")
+def u():
+    from knowledge.catalog import load_catalog
+    from knowledge.settings import Settings
+
+    return Understanding(load_catalog(Settings.load()))
+
+
+CLEAR = [
+    ("hello there", Frame.chitchat),
+    ("谢谢你！", Frame.chitchat),
+    ("what's a good recipe for dumplings?", Frame.out_of_scope),
+    ("How much VRAM does Qwen2.5-32B need for bf16 inference?", Frame.memory),
+    ("Qwen2.5-32B bf16 推理要多少显存？", Frame.memory),
+    ("Can a single RTX 4090 run Llama-3-8B LoRA fine-tuning?", Frame.feasibility),
+    ("4 张 3090 能全量微调 Qwen2.5-7B 吗？", Frame.feasibility),
+    ("What should I rent to LoRA fine-tune Llama-2-13B for under $1,500 a month?", Frame.recommend),
+    ("How long does pretraining a 1B model on 100B tokens take on 16 H100s?", Frame.train_time),
+    ("We need to serve Qwen2.5-14B to 200 concurrent users with TTFT under 1 s. What throughput and cost per million tokens on L40S?", Frame.serving),
+    ("每天 50 万次请求，部署 Llama-3-8B，用 L4 要几张卡，每百万 token 多少钱？", Frame.serving),
+    ("H100 vs A100 for training a 7B model: which one?", Frame.comparison),
+    ("Which GPUs in the catalog support FP8?", Frame.catalog_filter),
+    ("What is gradient checkpointing and why does it save memory?", Frame.guidance),
+    ("竞价实例被回收了怎么办？", Frame.guidance),
+]
+
+
+@pytest.mark.parametrize("text,frame", CLEAR, ids=[c[0][:40] for c in CLEAR])
+def test_clear_frames(u, text, frame):
+    assert u.turn(text, ConversationState()).frame == frame
+
+
+def test_elliptical_follow_up_keeps_frame_and_slots(u):
+    s = u.turn("How much memory does Llama-2-13B need for LoRA fine-tuning?", ConversationState()).state
+    tr = u.turn("and with QLoRA?", s)
+    assert tr.frame == Frame.memory
+    assert tr.state.get("model") == "llama-2-13b" and tr.state.get("mode").value == "qlora"
+
+
+def test_new_question_about_another_model_starts_fresh(u):
+    s = u.turn("Qwen2.5-7B LoRA on one A100, how long for 1B tokens?", ConversationState()).state
+    tr = u.turn("How much VRAM does Mixtral-8x7B need to serve in int4?", s)
+    assert tr.update.starts_fresh
+    assert tr.state.get("model") == "mixtral-8x7b" and not tr.state.has("tokens")
+
+
+def test_budget_survives_later_turns_with_its_currency_and_period(u):
+    s = u.turn("I want to fine-tune LLaMA-13B, budget ¥20k/month", ConversationState()).state
+    s = u.turn("with QLoRA", s).state
+    s = u.turn("only Chinese clouds", s).state
+    budget = s.get("budget")
+    assert (budget.amount, budget.currency, budget.per) == (20000, "CNY", "month")
+
+
+def test_forget_the_budget_retracts_it(u):
+    s = u.turn("LoRA llama 13b under $2000 a month, what to rent?", ConversationState()).state
+    s = u.turn("forget the budget, just the best value", s).state
+    assert not s.has("budget")
