@@ -154,6 +154,7 @@ class Advisor:
             unknown_gpu=r.unknown_gpu,
             gpu_suggestions=catalog._gpu_names.closest(r.unknown_gpu) if r.unknown_gpu else [],
             training=r.training,
+            cues=sorted(r.cues),
             confidence=tr.decision.confidence,
             turn=state.turn,
         )

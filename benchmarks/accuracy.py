@@ -62,6 +62,7 @@ class Quantity(Strict):
 
 class MemoryRow(Strict):
     id: str
+    kind: str | None = None  # workload kind the row stands for (new-kinds files), for the per-kind summary
     source: str
     locator: str
     model: str | None = None
@@ -75,7 +76,9 @@ class MemoryRow(Strict):
 
 class BoundRow(Strict):
     id: str
+    kind: str | None = None
     source: str
+    locator: str | None = None
     model: str
     workload: VramRequest
     assumed: str | None = None

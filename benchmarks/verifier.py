@@ -265,9 +265,20 @@ class EvidenceSet:
     user_truths: list[Truth]
     passages: list[tuple[str, str]] = field(default_factory=lambda: [PASSAGE_EN, PASSAGE_ZH])
     truths: list[Truth] = field(default_factory=list)
+    _json: dict[str, Any] | None = field(default=None, repr=False)
 
     def json_results(self) -> dict[str, Any]:
-        return {name: r.model_dump(mode="json", context={"lang": "en"}) for name, r in self.results.items()}
+        if self._json is None:
+            self._json = {name: _dump(r) for name, r in self.results.items()}
+        return self._json
+
+
+def _dump(result: Any) -> Any:
+    """The JSON form with every note's rendered text (dates and formulas in strings), or without if one cannot render."""
+    try:
+        return result.model_dump(mode="json", context={"lang": "en"})
+    except Exception:  # noqa: BLE001 - a note code without a message yet: the figures are the same
+        return result.model_dump(mode="json")
 
 
 def build_sets() -> list[EvidenceSet]:
@@ -667,7 +678,7 @@ def false_rejections(v: Verifier, turns: list[dict[str, Any]]) -> tuple[int, int
         for c in read:
             if c.backed_by is None:
                 unbacked += 1
-                if len(examples) < 12:
+                if len(examples) < 40:
                     examples.append(f"{turn['id']}: `{c.text}`")
     return claims, unbacked, answers, examples
 

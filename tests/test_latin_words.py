@@ -51,7 +51,7 @@ CASES = [
     ("within budget，thin host", ["within", "budget", "thin", "host"]),  # English prose is counted
     ("按 on-demand 计费", ["on-demand"]),  # a hyphen compound is one word
     ("on-demand/spot 都可以", ["on-demand", "spot"]),  # '/' splits into parts
-    ("费用 $2.99/h", ["h"]),  # "h" is not a term: a Chinese answer writes 小时
+    ("费用 $2.99/h，按 hour 计", ["hour"]),  # a lone letter is a symbol; the English word "hour" is counted
     ("HF gradient_checkpointing=True", ["gradient_checkpointing", "True"]),  # bare identifiers count
     ("HF `gradient_checkpointing=True`", []),  # ... in a code span they do not
     ("```bash\ngpu-advisor vram --model llama-13b\n```\n见上", []),  # fenced code removed
@@ -63,6 +63,8 @@ CASES = [
     ("do this", ["do", "this"]),  # a function word is never a name, though DigitalOcean's key is "do"
     ("It is the default", ["It", "is", "the", "default"]),
     ("e.g. 一个例子", ["e.g"]),  # abbreviation counted once, trailing dot stripped
+    ("FLOPs ≈ 6 × N × D = 8.09e+22", []),  # single letters are symbols; scientific notation is a number
+    ("用 nvidia-smi 看 VRAM 占用", []),  # a tool name and an acronym from the term list
     ("全中文的回答，没有拉丁字母。", []),
     ("", []),
 ]

@@ -138,7 +138,13 @@ def test_recommend_70b_full_for_500_usd_has_suggestions(capsys):
     data = run_json(
         capsys, "recommend", "--params", "70e9", "--mode", "full", "--budget", "500", "--currency", "USD",
     )
-    assert data["options"] == []
+    # nothing priced fits $500/month: the cheapest priced option is shown, marked over budget, with a notice
+    (over,) = data["options"]
+    assert over["within_budget"] is False and over["monthly_cost"] > 500
+    assert over["over_budget_fraction"] == pytest.approx(over["monthly_cost"] / 500 - 1)
+    (notice,) = data["notices"]
+    assert notice["code"] == "rank.none_within_budget" and notice["params"]["instance"] == over["instance"]
+    assert not any(r["instance"] == over["instance"] and r["kind"] == "budget" for r in data["rejected"])
     qlora = next(s for s in data["suggestions"] if s["change"] and s["change"]["value"] == "qlora")
     assert qlora["change"]["flags"] == "--mode qlora" and "QLoRA" in qlora["change"]["text"]
     assert qlora["outcome"]["code"].startswith("suggest.") and qlora["outcome"]["text"]

@@ -42,10 +42,10 @@ beside the bf16 ones (`Recommendation.quantised`), each with its quality caveat.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Callable
 
 from tools.catalog import Catalog
-from tools.cost import TERM_HOURS, spot_paid_hours
 from tools.domain import (
     Billing,
     Checkpointing,
@@ -53,15 +53,15 @@ from tools.domain import (
     GPU,
     Instance,
     Mode,
+    ModelKind,
     ModelSpec,
     Precision,
-    Price,
-    PriceGrade,
     RegionScope,
 )
 from tools.errors import ErrorCode, InputError
 from tools.money import convert, default_currency
 from tools.notes import Note
+from tools.recommend_codes import RankCode, RecommendError, ServeRecCode
 from tools.recommend_codes import RecommendCode as C
 from tools.recommend_host import check_host, has_nvlink, in_region, rdma_class
 from tools.recommend_memory import TRAINING_MODES, MemoryPlanner, Plan
@@ -76,13 +76,18 @@ from tools.recommend_output import (
     rejection,
     why,
 )
+from tools.recommend_rank import COST_BAND, TIGHT_HEADROOM, fit_problems, job_cost, monthly_of, need_of, pick_price, rank
+from tools.recommend_software import SoftwareChecker, fractional_note, is_llm, proposes_fp8, proposes_int4
 from tools.schemas import ExchangeRate, Recommendation, RecommendRequest, TrainTimeEstimate, TrainTimeRequest
+from tools.serving_codes import ServingCode, ServingError
+from tools.serving_profiles import WeightFormat
 from tools.train_time import estimate_train_time
 
-# Default billing falls back in this order when a provider lists no on-demand price.
-BILLING_FALLBACK = (Billing.on_demand, Billing.monthly, Billing.yearly, Billing.spot)
-GRADE_RANK = {PriceGrade.official: 0, PriceGrade.user: 0, PriceGrade.third_party: 1, PriceGrade.marketplace: 2}
 MAX_NODES = 64
+# serving-estimate assumptions worth repeating on the recommendation (the pick's)
+SERVING_ASSUMPTIONS = {c.value for c in (ServingCode.lengths_default, ServingCode.load_default, ServingCode.peak_factor,
+                                         ServingCode.load_closed_loop, ServingCode.load_open_loop,
+                                         ServingCode.engine_profile, ServingCode.engine_uncalibrated)}
 
 
 # ------------------------------------------------------------------ helpers
@@ -129,35 +134,58 @@ class _JobTimer:
         return self._cache[key]
 
 
-def _pick_price(inst: Instance, billing: Billing | None) -> tuple[Price | None, Billing]:
-    if billing is not None:
-        return inst.price(billing), billing
-    for b in BILLING_FALLBACK:
-        p = inst.price(b)
-        if p is not None:
-            return p, b
-    return None, Billing.on_demand
-
-
-def _job_cost(per_hour: float, hours: float, billing: Billing) -> float | None:
-    if billing == Billing.spot:
-        paid = spot_paid_hours(
-            hours,
-            SPOT_DEFAULTS.spot_interruptions_per_day,
-            SPOT_DEFAULTS.checkpoint_interval_hours,
-            SPOT_DEFAULTS.restart_overhead_hours,
-        )
-        return None if paid is None else per_hour * paid
-    term = TERM_HOURS.get(billing)
-    if term is not None:
-        whole_terms = -(-hours // term) or 1.0  # ceil; a job pays at least one term
-        return per_hour * whole_terms * term
-    return per_hour * hours
-
-
 def _usable(inst: Instance, gpu: GPU) -> float:
     # a fractional GPU (vGPU slice) gets its share of the card's memory
     return gpu.usable_memory_gib * min(inst.gpu_count, 1.0)
+
+
+class _Run:
+    """What one recommender run shares between its steps."""
+
+    def __init__(self, catalog: Catalog, model: ModelSpec | None, request: RecommendRequest, fx: ExchangeRate,
+                 today: dt.date, cache: dict | None):
+        self.request = request
+        self.fx = fx
+        self.today = today
+        self.currency = request.currency or default_currency(request.region)
+        self.training = request.vram.mode in TRAINING_MODES
+        self.need = need_of(request, self.training)
+        self.providers = {catalog.provider(p).key for p in request.providers}
+        self.gpu_only = catalog.gpu(request.gpu).key if request.gpu else None
+        self.prefer_cn = request.region == RegionScope.cn or self.currency == Currency.CNY
+        self.software = SoftwareChecker(catalog.software_rules, llm=is_llm(model), named_gpu=self.gpu_only)
+        self.planner = MemoryPlanner(model, request.vram, request.required_gib)
+        self.timer = _JobTimer(model, request)
+        self.serving = None
+        self.formats: list[WeightFormat] = []
+        if request.serving is not None:
+            from tools.recommend_serving import ServingPlanner
+
+            assert model is not None
+            self.serving = ServingPlanner(model, request.serving, request.max_gpus, cache)
+            self.formats = [request.serving.weights or WeightFormat.bf16]
+            if request.serving.weights is None:
+                self.formats += [WeightFormat.fp8, WeightFormat.int4]
+
+    def proposes(self, fmt: WeightFormat, gpu: GPU) -> bool:
+        """FP8 where the GPU runs it natively, INT4 AWQ where vLLM's kernels run."""
+        return proposes_fp8(gpu, self.software) if fmt == WeightFormat.fp8 else proposes_int4(gpu)
+
+
+def _check_request(model: ModelSpec | None, request: RecommendRequest) -> None:
+    if model is None and request.required_gib is None:
+        raise InputError(Note.of(ErrorCode.no_workload))
+    if request.period == "job" and request.tokens is None:
+        raise InputError(Note.of(ErrorCode.job_budget_needs_tokens))
+    if request.period == "job" and request.vram.mode == Mode.inference:
+        raise InputError(Note.of(ErrorCode.job_budget_needs_training))
+    if request.serving is not None:
+        if request.vram.mode != Mode.inference:
+            raise InputError(Note.of(RecommendError.serving_needs_inference, mode=request.vram.mode))
+        if model is None:
+            raise InputError(Note.of(RecommendError.serving_needs_model))
+        if model.kind != ModelKind.decoder:
+            raise InputError(Note.of(ServingError.not_decoder, model=model.name, kind=model.kind.value))
 
 
 # ------------------------------------------------------------------ main
@@ -169,61 +197,69 @@ def recommend(
     request: RecommendRequest,
     fx: ExchangeRate,
     *,
+    today: dt.date | None = None,
     suggest: bool = True,
+    _cache: dict | None = None,
 ) -> Recommendation:
     """Rank the catalog's instances for a workload, with near-misses and, when nothing fits, what would.
 
     Args:
-        catalog: GPUs and priced instances (knowledge.catalog.load_catalog()).
+        catalog: GPUs, priced instances and software-support rules (knowledge.catalog.load_catalog()).
         model: the model to run, or None with `request.required_gib` (a raw memory need).
-        request: workload (vram), budget/period/currency, region, providers, billing, max GPUs, tokens × epochs.
+        request: workload (vram), budget/period/currency, region, providers, billing, max GPUs, tokens × epochs,
+            and for serving a load (`request.serving`).
         fx: the configured exchange rate; every converted figure states it.
-        suggest: when nothing fits, re-run with one change at a time to say what would (internal flag).
+        today: the day price ages are counted to (Settings.today_date); None: the real date.
+        suggest: when nothing priced fits, re-run with one change at a time to say what would (internal flag).
 
     Returns:
-        Recommendation: options (priced first, then "price unknown"), rejected near-misses, the base
-        VRAM estimate, the currency, the rate, assumptions and suggestions.
+        Recommendation: options (priced first, ranked by real cost; then "price unknown"), rejected
+        near-misses, the base VRAM estimate, the currency, the rate, assumptions, notices and suggestions,
+        and for serving the quantised variants.
     """
-    currency = request.currency or default_currency(request.region)
-    if model is None and request.required_gib is None:
-        raise InputError(Note.of(ErrorCode.no_workload))
-    if request.period == "job" and request.tokens is None:
-        raise InputError(Note.of(ErrorCode.job_budget_needs_tokens))
-    if request.period == "job" and request.vram.mode == Mode.inference:
-        raise InputError(Note.of(ErrorCode.job_budget_needs_training))
-    providers = {catalog.provider(p).key for p in request.providers}
-    gpu_only = catalog.gpu(request.gpu).key if request.gpu else None
-    prefer_cn = request.region == RegionScope.cn or currency == Currency.CNY
-
-    planner = MemoryPlanner(model, request.vram, request.required_gib)
-    timer = _JobTimer(model, request)
+    _check_request(model, request)
+    run = _Run(catalog, model, request, fx, today or dt.date.today(), _cache if _cache is not None else {})
     assumptions: list[Note] = []
     misses: list[Miss] = []
     fitting: list[Candidate] = []
+    scoped: list[tuple[Instance, GPU]] = []  # serving: in scope and supported, for the quantised variants
     unplaced: list[tuple[Instance, GPU]] = []  # in scope, whole-number GPUs, did not fit on one machine
     skipped_unknown_gpu = 0
     any_single_fit = False
 
     for inst in catalog.instances:
-        if providers and inst.provider not in providers:
+        if run.providers and inst.provider not in run.providers:
             continue
         gpu = catalog.gpus.get(inst.gpu)
         if gpu is None:
             skipped_unknown_gpu += 1
             continue
-        if gpu_only and gpu.key != gpu_only:
+        if run.gpu_only and gpu.key != run.gpu_only:
             continue
         if inst.gpu_count > request.max_gpus:
             continue
         usable = _usable(inst, gpu)
         gpus = max(1, int(inst.gpu_count))
-        plan = planner.for_gpus(gpus, gpus, usable)
-        fits = plan.per_gpu_gib <= usable
         if not in_region(inst, request.region):
-            if fits:
+            plan = run.planner.for_gpus(gpus, gpus, usable)
+            if plan.per_gpu_gib <= usable:
                 misses.append(_region_miss(inst, gpu, request.region))
             continue
-        if not fits:
+        if run.software.verdict(gpu).exclude is not None:
+            misses.append(Miss(inst, gpu.key, "software", run.software.reject_note(gpu), 2.0))
+            continue
+        if inst.gpu_count < 1 and (run.training or run.serving is not None):
+            misses.append(Miss(inst, gpu.key, "fractional",
+                               fractional_note(inst.gpu_count, gpu, training=run.training), 1.5))
+            continue
+        if run.serving is not None:
+            scoped.append((inst, gpu))
+            c = _serving_candidate(run, inst, gpu, run.formats[0], misses)
+            if c is not None:
+                fitting.append(c)
+            continue
+        plan = run.planner.for_gpus(gpus, gpus, usable)
+        if plan.per_gpu_gib > usable:
             misses.append(_fit_miss(inst, gpu, plan, usable))
             if inst.gpu_count >= 1 and inst.gpu_count == int(inst.gpu_count):
                 unplaced.append((inst, gpu))
@@ -231,48 +267,137 @@ def recommend(
         any_single_fit = True
         fitting.append(Candidate(inst, gpu, 1, plan, usable))
 
-    if not any_single_fit and request.max_gpus > 1:
-        clustered = _clusters(unplaced, planner, request, misses, assumptions)
+    if run.serving is None and not any_single_fit and request.max_gpus > 1:
+        clustered = _clusters(unplaced, run.planner, request, misses, assumptions)
         fitting.extend(clustered)
         # an instance that fits as a cluster (or would, given RDMA) is no longer a "does not fit" near-miss
         placed = {id(c.inst) for c in clustered} | {id(m.inst) for m in misses if m.kind == "network"}
         misses = [m for m in misses if not (m.kind == "fit" and id(m.inst) in placed)]
 
-    options: list[Candidate] = []
-    for c in fitting:
-        if _price_and_check(c, request, currency, fx, timer, misses):
-            options.append(c)
-
-    options = _drop_slow_if_clean_exists(options, misses)
-    priced = sorted((c for c in options if c.per_hour is not None), key=_rank_key(request, prefer_cn))
-    unknown = sorted(
-        (c for c in options if c.per_hour is None),
-        key=lambda c: (prefer_cn and not c.inst.region.china_mainland, c.total_gpus, c.inst.provider, c.inst.instance),
-    )
-    # an instance priced in one region is not repeated as "price unknown" from another region
-    priced_names = {(c.inst.provider, c.inst.instance) for c in priced}
-    unknown = [c for c in unknown if (c.inst.provider, c.inst.instance) not in priced_names]
+    priced, unknown, over = _price_and_rank(run, fitting, misses)
+    notices: list[Note] = []
+    if request.budget is not None and not priced and over:
+        cheapest = min(over, key=lambda c: period_cost(c, request.period) or float("inf"))
+        cost = period_cost(cheapest, request.period) or 0.0
+        cheapest.over_budget = cost / request.budget - 1
+        misses = [m for m in misses if not (m.kind == "budget" and m.inst is cheapest.inst)]
+        priced = [cheapest]
+        notices.append(Note.of(RankCode.none_within_budget, budget=request.budget, currency=run.currency,
+                               period=request.period, provider=cheapest.inst.provider, instance=cheapest.inst.instance,
+                               gpu_count=cheapest.inst.gpu_count, gpu=cheapest.gpu.key, nodes=cheapest.nodes,
+                               cost=cost, over_fraction=cheapest.over_budget))
     chosen = _dedupe(priced, request.top_k) + _dedupe(unknown, request.top_k)
+    options = [option(c, request, run.currency, fx, run.prefer_cn, run.today, run.need) for c in chosen]
+
+    base = priced[0] if priced and priced[0].over_budget is None else None
+    quantised = [v for fmt in run.formats[1:] if (v := _variant(run, fmt, scoped, base)) is not None]
 
     if skipped_unknown_gpu:
         assumptions.append(Note.of(C.skipped_unknown_gpu, instances=skipped_unknown_gpu))
-    assumptions.extend(assumptions_for(request, currency, planner, timer.enabled, fx, chosen))
+    assumptions.extend(assumptions_for(request, run.currency, run.planner, run.timer.enabled, fx, chosen))
+    assumptions.append(Note.of(RankCode.basis, need=run.need, band_fraction=COST_BAND, headroom_fraction=TIGHT_HEADROOM,
+                               mainland_first=run.prefer_cn))
+    if run.serving is not None:
+        assumptions.append(Note.of(ServeRecCode.basis, max_gpus=request.max_gpus))
+        top = next((c for c in chosen if c.serving is not None), None)
+        if top is not None:
+            assumptions.extend(n for n in top.serving.assumptions if n.code in SERVING_ASSUMPTIONS)
+        if quantised:
+            assumptions.append(Note.of(ServeRecCode.variants, formats=[o.weights for o in quantised]))
     result = Recommendation(
-        options=[option(c, request, currency, fx, prefer_cn) for c in chosen],
+        options=options,
         rejected=[rejection(m) for m in near_misses(misses)],
-        vram=planner.single().estimate,
-        currency=currency,
+        vram=None if run.serving is not None else run.planner.single().estimate,
+        currency=run.currency,
         exchange_rate=fx,
         assumptions=assumptions,
+        notices=notices,
+        quantised=quantised,
+        prices_aged_on=run.today,
     )
-    if suggest and not any(o.price_per_hour is not None for o in result.options):
+    if suggest and not any(o.price_per_hour is not None and o.within_budget is not False for o in result.options):
         from tools.recommend_suggest import suggestions
 
-        result.suggestions = suggestions(catalog, model, request, fx, currency)
+        result.suggestions = suggestions(catalog, model, request, fx, run.currency, today=run.today, cache=_cache)
     return result
 
 
 # ------------------------------------------------------------------ steps
+
+
+def _serving_candidate(run: _Run, inst: Instance, gpu: GPU, fmt: WeightFormat, misses: list[Miss]) -> Candidate | None:
+    """The deployment of `fmt` weights on this instance type that carries the load, or a near-miss."""
+    assert run.serving is not None
+    f = run.serving.fit(inst, gpu, fmt)
+    if not f.ok or f.est is None:
+        if f.reason is not None:
+            misses.append(Miss(inst, gpu.key, f.kind, f.reason, f.score))
+        return None
+    est = f.est
+    how = Note.of(ServeRecCode.layout, copies=f.copies, gpus=est.gpus, tp=est.tp, pp=est.pp, nodes=est.nodes,
+                  replicas=est.replicas)
+    plan = Plan(per_gpu_gib=est.per_gpu_gib, gpus=est.gpus * f.copies, sharded=est.tp * est.pp > 1, how=how)
+    c = Candidate(inst, gpu, f.nodes, plan, est.usable_gib, serving=est, copies=f.copies, weights=fmt)
+    c.slow_link = est.tp > 1 and not has_nvlink(inst, gpu)
+    c.warnings.extend(est.caveats)
+    return c
+
+
+def _variant(run: _Run, fmt: WeightFormat, scoped: list[tuple[Instance, GPU]], base: Candidate | None) -> "Option | None":
+    """The best option with `fmt` weights, when it costs less than the bf16 pick (or bf16 has none)."""
+    base_cost = period_cost(base, run.need) if base is not None else None
+    cands = []
+    for inst, gpu in scoped:
+        if not run.proposes(fmt, gpu):
+            continue
+        floor = _price_floor(run, inst)
+        if base_cost is not None and (floor is None or floor >= base_cost):
+            continue  # one machine of it already costs as much as the bf16 pick: no estimate needed
+        c = _serving_candidate(run, inst, gpu, fmt, [])
+        if c is not None:
+            cands.append(c)
+    best, _, _ = _price_and_rank(run, cands, [])
+    if not best or (base_cost is not None and (period_cost(best[0], run.need) or float("inf")) >= base_cost):
+        return None
+    c = best[0]
+    opt = option(c, run.request, run.currency, run.fx, run.prefer_cn, run.today, run.need)
+    opt.reasons.insert(0, Note.of(ServeRecCode.variant, weights=fmt, cost=period_cost(c, run.need), base_cost=base_cost,
+                                  currency=run.currency, period=run.need))
+    return opt
+
+
+def _price_floor(run: _Run, inst: Instance) -> float | None:
+    """The least one machine of `inst` costs for the need (None: unpriced)."""
+    price, billing, _ = pick_price(inst, run.request, run.need, currency=run.currency, fx=run.fx, scale=1,
+                                   job_hours=None, spot_defaults=SPOT_DEFAULTS)
+    if price is None:
+        return None
+    per_hour, _ = convert(price.per_hour, price.currency, run.currency, run.fx)
+    return per_hour if run.need == "hour" else monthly_of(per_hour, billing, run.request.hours_per_month)
+
+
+def _price_and_rank(run: _Run, cands: list[Candidate], misses: list[Miss]):
+    """(priced ranked, unpriced sorted, over budget) for one list of fitting candidates."""
+    options: list[Candidate] = []
+    over: list[Candidate] = []
+    for c in cands:
+        verdict = _price_and_check(c, run, misses)
+        if verdict is True:
+            options.append(c)
+        elif verdict == "budget":
+            over.append(c)
+    options = _drop_slow_if_clean_exists(options, misses)
+    for c in options:
+        c.problems = fit_problems(c)
+    priced = rank([c for c in options if c.per_hour is not None], run.need, run.prefer_cn, run.today, period_cost)
+    unknown = sorted(
+        (c for c in options if c.per_hour is None),
+        key=lambda c: (run.prefer_cn and not c.inst.region.china_mainland, c.total_gpus, c.inst.provider, c.inst.instance),
+    )
+    # an instance priced in one region is not repeated as "price unknown" from another region
+    priced_names = {(c.inst.provider, c.inst.instance) for c in priced}
+    unknown = [c for c in unknown if (c.inst.provider, c.inst.instance) not in priced_names]
+    return priced, unknown, over
 
 
 def _region_miss(inst: Instance, gpu: GPU, region: RegionScope) -> Miss:
@@ -319,16 +444,9 @@ def _clusters(
     return out
 
 
-def _price_and_check(
-    c: Candidate,
-    request: RecommendRequest,
-    currency: Currency,
-    fx: ExchangeRate,
-    timer: _JobTimer,
-    misses: list[Miss],
-) -> bool:
-    """Fill price, time and warnings; False (and a near-miss recorded) when the candidate is rejected."""
-    inst, gpu = c.inst, c.gpu
+def _price_and_check(c: Candidate, run: _Run, misses: list[Miss]) -> "bool | str":
+    """Fill price, time and warnings; True when kept, False or "budget" (a near-miss recorded) when rejected."""
+    inst, gpu, request, currency = c.inst, c.gpu, run.request, run.currency
 
     def reject(kind: str, reason: "Note | Callable[[], Note]", score: float) -> bool:
         misses.append(Miss(inst, gpu.key, kind, reason, score))
@@ -347,6 +465,11 @@ def _price_and_check(
         return reject("host", host.note, 0.4)
     if host.thin and host.note is not None:
         c.warnings.append(host.note)
+        c.thin_host = True
+    software = run.software.warnings(gpu)
+    if software:
+        c.warnings.extend(software)
+        c.software_caveat = True
 
     if request.region == RegionScope.cn and gpu.restricted_in_china:
         c.warnings.append(Note.of(C.warn_export_fleet, gpu=gpu.key))
@@ -356,29 +479,31 @@ def _price_and_check(
     if c.nodes == 1 and inst.gpu_count < 1:
         c.warnings.append(Note.of(C.warn_vgpu, fraction=inst.gpu_count, gpu=gpu.key, usable_gib=round(c.usable_gib, 3)))
 
-    price, billing = _pick_price(inst, request.billing)
-    if price is None and inst.prices:
-        # priced, but not in the requested mode: a near-miss, not "price unknown"
-        listed = [p.billing for p in inst.prices]
-        return reject("billing", why(C.reject_billing, billing=billing, listed=listed), 0.6)
-    c.price, c.billing = price, billing
-    if price is not None:
-        per_hour, c.converted = convert(price.per_hour, price.currency, currency, fx)
-        c.per_hour = per_hour * c.nodes
-        c.monthly = c.per_hour * (request.hours_per_month if billing not in TERM_HOURS else 730.0)
-        if request.billing is None and billing == Billing.on_demand:
-            spot = inst.price(Billing.spot)
-            if spot is not None and spot.per_hour < price.per_hour:
-                spot_h, _ = convert(spot.per_hour, spot.currency, currency, fx)
-                c.cheaper = Note.of(C.option_cheaper_spot, price_per_hour=spot_h * c.nodes, currency=currency)
-    tte = timer.estimate(gpu, c.total_gpus)
+    tte = run.timer.estimate(gpu, c.total_gpus)
     if isinstance(tte, Note):
         c.warnings.append(Note.of(C.warn_no_time, error=tte))
     elif tte is not None:
         c.train = tte
         c.job_hours = tte.hours
-        if c.per_hour is not None:
-            c.job_cost = _job_cost(c.per_hour, tte.hours, billing)
+
+    price, billing, compared = pick_price(inst, request, run.need, currency=currency, fx=run.fx, scale=c.scale,
+                                          job_hours=c.job_hours, spot_defaults=SPOT_DEFAULTS)
+    if price is None and inst.prices:
+        # priced, but not in the requested mode: a near-miss, not "price unknown"
+        listed = [p.billing for p in inst.prices]
+        return reject("billing", why(C.reject_billing, billing=billing, listed=listed), 0.6)
+    c.price, c.billing, c.compared = price, billing, compared
+    if price is not None:
+        per_hour, c.converted = convert(price.per_hour, price.currency, currency, run.fx)
+        c.per_hour = per_hour * c.scale
+        c.monthly = monthly_of(c.per_hour, billing, request.hours_per_month)
+        if request.billing is None and billing == Billing.on_demand:
+            spot = inst.price(Billing.spot)
+            if spot is not None and spot.per_hour < price.per_hour:
+                spot_h, _ = convert(spot.per_hour, spot.currency, currency, run.fx)
+                c.cheaper = Note.of(C.option_cheaper_spot, price_per_hour=spot_h * c.scale, currency=currency)
+        if c.job_hours is not None:
+            c.job_cost = job_cost(c.per_hour, c.job_hours, billing, SPOT_DEFAULTS)
 
     if request.budget is not None and price is not None:
         cost = period_cost(c, request.period)
@@ -386,7 +511,8 @@ def _price_and_check(
             over = cost / request.budget - 1
             reason = why(C.reject_budget, cost=cost, budget=request.budget, currency=currency,
                          period=request.period, over_fraction=over)
-            return reject("budget", reason, over)
+            reject("budget", reason, over)
+            return "budget"
     return True
 
 
@@ -403,28 +529,6 @@ def _drop_slow_if_clean_exists(options: list[Candidate], misses: list[Miss]) -> 
     return kept
 
 
-def _rank_period(request: RecommendRequest) -> str:
-    return "job" if request.tokens is not None and request.vram.mode in TRAINING_MODES else "month"
-
-
-def _rank_key(request: RecommendRequest, prefer_cn: bool):
-    period = _rank_period(request)
-
-    def key(c: Candidate):
-        grade = GRADE_RANK.get(c.price.grade, 3) if c.price else 3
-        cost = period_cost(c, period)
-        return (
-            prefer_cn and not c.inst.region.china_mainland,
-            grade,
-            c.slow,
-            cost if cost is not None else float("inf"),
-            c.inst.provider,
-            c.inst.instance,
-        )
-
-    return key
-
-
 def _dedupe(cands: list[Candidate], k: int) -> list[Candidate]:
     """Best per (provider, GPU, GPU count, nodes): five sizes of the same box are not five options."""
     seen, out = set(), []
@@ -437,4 +541,3 @@ def _dedupe(cands: list[Candidate], k: int) -> list[Candidate]:
         if len(out) == k:
             break
     return out
-

@@ -74,12 +74,14 @@ class RankCode(NoteCode):
     """How options are ranked and priced: billing compared, budget, band reorders, price age (issue 12)."""
 
     # ---- on an option (Option.reasons)
-    billing_chosen = "rank.billing_chosen"  # billing, need (job|month|hour), cost, currency, compared (rank.billing_cost notes)
-    billing_cost = "rank.billing_cost"  # billing, cost, currency, need
-    band = "rank.band"  # provider, instance (the cheaper option ranked below), cheaper_fraction, factor (fit|freshness|grade)
+    billing_chosen = "rank.billing_chosen"  # billing, period (the need: job|month|hour), cost, currency, compared (rank.billing_cost)
+    billing_cost = "rank.billing_cost"  # billing, cost, currency, period
+    band = "rank.band"  # provider, instance, gpu_count, gpu, nodes (the cheaper option ranked below), cheaper_fraction,
+    #                     factor (fit|freshness|grade)
     over_budget = "rank.over_budget"  # cost, budget, currency, period, over_fraction (the cheapest priced, shown because none fits)
     # ---- on the recommendation (Recommendation.notices / assumptions)
-    none_within_budget = "rank.none_within_budget"  # budget, currency, period, provider, instance, cost, over_fraction
+    none_within_budget = "rank.none_within_budget"  # budget, currency, period, provider, instance, gpu_count, gpu, nodes,
+    #                                                 cost, over_fraction
     basis = "rank.basis"  # need (job|month|hour), band_fraction, headroom_fraction, mainland_first (bool)
     fit_problems = "rank.fit_problems"  # problems: [memory | interconnect | host | software]
 

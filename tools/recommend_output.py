@@ -19,7 +19,7 @@ from tools.recommend_host import interconnect
 from tools.recommend_memory import MemoryPlanner, Plan
 from tools.price_age import covers_note, price_age
 from tools.recommend_codes import RankCode, ServeRecCode
-from tools.recommend_rank import billing_note
+from tools.recommend_rank import TIGHT_HEADROOM, billing_note
 from tools.schemas import CostRequest, ExchangeRate, Option, RecommendRequest, Rejection, TrainTimeEstimate
 from tools.serving_perf import cost_per_million
 from tools.serving_profiles import WeightFormat
@@ -56,6 +56,7 @@ class Candidate:
     software_caveat: bool = False
     problems: list[str] = field(default_factory=list)
     band: Note | None = None  # ranked above a cheaper option of its 10 % band, and why
+    age_rank: int | None = None  # fresh 0, stale 1, undated 2 (cached for the sort)
     over_budget: float | None = None  # the fraction over the budget, for the cheapest-over-budget fallback
     # serving (tools.recommend_serving)
     serving: ServingEstimate | None = None  # one copy
@@ -189,7 +190,7 @@ def option(c: Candidate, request: RecommendRequest, currency: Currency, fx: Exch
         reasons.append(c.band)
     warnings = list(c.warnings)
     if c.problems and "memory" in c.problems:
-        warnings.append(Note.of(RankCode.fit_problems, problems=["memory"]))
+        warnings.append(Note.of(RankCode.fit_problems, problems=["memory"], headroom_fraction=TIGHT_HEADROOM))
     return Option(
         provider=inst.provider,
         instance=inst.instance,

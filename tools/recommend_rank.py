@@ -47,7 +47,6 @@ COVERING = {
     "month": (Billing.on_demand, Billing.monthly),
     "job": (Billing.on_demand, Billing.monthly, Billing.yearly),
 }
-SPOT_REWORK = dict(interruptions_per_day=1.0, checkpoint_hours=1.0, restart_hours=0.25)  # = CostRequest defaults
 
 
 def need_of(request: RecommendRequest, training: bool) -> str:
@@ -115,9 +114,9 @@ def billing_note(c: "Candidate", need: str, currency: Currency) -> Note | None:
     if not c.compared:
         return None
     chosen = next(cost for b, cost in c.compared if b == c.billing)
-    others = [Note.of(RankCode.billing_cost, billing=b, cost=cost, currency=currency, need=need)
+    others = [Note.of(RankCode.billing_cost, billing=b, cost=cost, currency=currency, period=need)
               for b, cost in c.compared if b != c.billing]
-    return Note.of(RankCode.billing_chosen, billing=c.billing, need=need, cost=chosen, currency=currency, compared=others)
+    return Note.of(RankCode.billing_chosen, billing=c.billing, period=need, cost=chosen, currency=currency, compared=others)
 
 
 # ------------------------------------------------------------------ fit quality, freshness, order
@@ -142,8 +141,10 @@ def age_of(c: "Candidate", today: dt.date):
 
 
 def _band_key(c: "Candidate", cost: float, today: dt.date) -> tuple:
-    age = age_of(c, today)
-    state = STATE_RANK[age.state] if age is not None else 3
+    if c.age_rank is None:
+        age = age_of(c, today)
+        c.age_rank = STATE_RANK[age.state] if age is not None else 3
+    state = c.age_rank
     grade = GRADE_RANK.get(c.price.grade, 3) if c.price is not None else 3
     return (len(c.problems), state, grade, cost, c.inst.provider, c.inst.instance, c.inst.region.name)
 
@@ -183,5 +184,5 @@ def _explain(band: list["Candidate"], cost, today: dt.date) -> None:
         factor = next((FACTORS[j] for j in range(3) if kc[j] != kd[j]), None)
         if factor is None:
             continue
-        c.band = Note.of(RankCode.band, provider=d.inst.provider, instance=d.inst.instance,
-                         cheaper_fraction=1 - cost(d) / cost(c), factor=factor)
+        c.band = Note.of(RankCode.band, provider=d.inst.provider, instance=d.inst.instance, gpu_count=d.inst.gpu_count,
+                         gpu=d.gpu.key, nodes=d.nodes, cheaper_fraction=1 - cost(d) / cost(c), factor=factor)

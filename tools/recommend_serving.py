@@ -29,6 +29,7 @@ from tools.recommend_codes import RecommendCode, ServeRecCode
 from tools.recommend_host import rdma_class
 from tools.schemas import ServingLoad
 from tools.serving import evaluate, layouts
+from tools.serving_codes import ServingError
 from tools.serving_perf import arrival_rate_per_s, weight_bytes
 from tools.serving_profiles import WeightFormat
 from tools.serving_types import Load, LoadKind, ServingEstimate, ServingRequest
@@ -114,6 +115,8 @@ class ServingPlanner:
     def fit(self, inst: Instance, gpu: GPU, weights: WeightFormat) -> ServingFit:
         per_node = int(inst.gpu_count)
         nodes = 1
+        if not gpu.memory_bandwidth_gbps:  # no decode speed without it (the estimator's own refusal)
+            return ServingFit(None, 1, 1, False, "estimate", Note.of(ServingError.no_bandwidth, gpu=gpu.key), 3.0)
         total_usable = gpu.usable_memory_gib * per_node
         if self.weights_gib(weights) > total_usable and not rdma_class(inst):  # no estimate needed to say no
             return self._no_weights(gpu, per_node, weights, None)
@@ -146,6 +149,8 @@ class ServingPlanner:
 
     def _no_weights(self, gpu: GPU, per_node: int, weights: WeightFormat, est) -> ServingFit:
         need, usable = self.weights_gib(weights), gpu.usable_memory_gib * per_node
+        if isinstance(est, ServingEstimate):  # what the engine leaves for weights + KV cache after its fraction and overhead
+            usable = max(0.0, est.usable_gib - est.overhead_gib) * per_node
         reason = Note.of(ServeRecCode.reject_weights, weights=weights, weights_gib=round(need, 1),
                          usable_gib=round(usable, 1), gpus=per_node, gpu=gpu.key)
         return ServingFit(est if isinstance(est, ServingEstimate) else None, 1, 1, False, "fit", reason,
@@ -159,6 +164,7 @@ class ServingPlanner:
         elif est.saturated and est.max_req_s > 0:
             rate = arrival_rate_per_s(est.load) or est.req_s
             guess = max(2, math.ceil(rate / est.max_req_s))
+        guess = min(guess, most)
         out = list(range(guess, min(most, guess + LINEAR_STEPS - 1) + 1))
         n = out[-1] if out else guess
         while n < most:

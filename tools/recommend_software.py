@@ -43,8 +43,17 @@ def is_llm(model: ModelSpec | None) -> bool:
     return model is not None and model.kind in LLM_KINDS
 
 
+# Names a rule's message shows (package, build and architecture names, as the rule's sources write them).
+RULE_NAMES: dict[str, dict] = {
+    "pre-turing-wheels": {"wheel": "cu126", "min_arch": "Turing"},  # pytorch/pytorch#172352, v2.8.0 release notes
+    "flash-attention-2": {"min_arch": "Ampere"},  # Dao-AILab/flash-attention README
+    "ascend-ports": {"ports": ["torch_npu", "vLLM-Ascend", "MindIE"], "stack_name": "CANN"},  # Ascend/pytorch, vllm-ascend
+}
+
+
 def _params(rule: SoftwareRule, gpu: GPU) -> dict:
-    return {"rule": rule.key, "gpu": gpu.key, "cc": gpu.cc, "stack": gpu.stack.value if gpu.stack else None}
+    return {"rule": rule.key, "gpu": gpu.key, "cc": gpu.cc, "stack": gpu.stack.value if gpu.stack else None,
+            **RULE_NAMES.get(rule.key, {})}
 
 
 class SoftwareChecker:

@@ -18,6 +18,7 @@ from tools.notes import Change, ChangeKind, Note, Suggestion
 from tools.recommend_codes import RecommendCode as C
 from tools.recommend_memory import TRAINING_MODES
 from tools.schemas import ExchangeRate, RecommendRequest
+from tools.serving_profiles import WeightFormat
 
 if TYPE_CHECKING:
     from tools.schemas import Option, Recommendation
@@ -42,10 +43,16 @@ def _changes(model: ModelSpec | None, request: RecommendRequest) -> list[tuple[C
             vram_change(Change.of(ChangeKind.set_checkpointing, Checkpointing.full), checkpointing=Checkpointing.full)
         if vram.batch_size > 1:
             vram_change(Change.of(ChangeKind.set_batch_size, 1), batch_size=1)
-        if vram.mode == Mode.inference and vram.precision is not None and vram.precision.bytes_per_param > 1:
-            vram_change(Change.of(ChangeKind.set_precision, Precision.int8), precision=Precision.int8)
-        if vram.mode == Mode.inference and vram.precision is None:
-            vram_change(Change.of(ChangeKind.set_precision, Precision.int4), precision=Precision.int4)
+        serving = request.serving
+        if serving is None:
+            if vram.mode == Mode.inference and vram.precision is not None and vram.precision.bytes_per_param > 1:
+                vram_change(Change.of(ChangeKind.set_precision, Precision.int8), precision=Precision.int8)
+            if vram.mode == Mode.inference and vram.precision is None:
+                vram_change(Change.of(ChangeKind.set_precision, Precision.int4), precision=Precision.int4)
+        elif serving.weights in (WeightFormat.bf16, WeightFormat.fp16):
+            # a named 16-bit format: the quantised ones were not tried (without one they are shown beside)
+            for fmt in (WeightFormat.fp8, WeightFormat.int4):
+                out.append((Change.of(ChangeKind.set_weights, fmt), {"serving": serving.model_copy(update={"weights": fmt})}))
     if request.region != RegionScope.any:
         out.append((Change.of(ChangeKind.widen_region, RegionScope.any), {"region": RegionScope.any}))
     if request.providers:
@@ -72,14 +79,20 @@ def _describe(best: "Option", period: str) -> Note:
 
 
 def _first_priced(rec: "Recommendation") -> "Option | None":
-    return next((o for o in rec.options if o.price_per_hour is not None), None)
+    """The best priced option within the budget (not the over-budget one shown when none fits)."""
+    return next((o for o in rec.options if o.price_per_hour is not None and o.within_budget is not False), None)
 
 
 def suggestions(
-    catalog: Catalog, model: ModelSpec | None, request: RecommendRequest, fx: ExchangeRate, currency: Currency
+    catalog: Catalog, model: ModelSpec | None, request: RecommendRequest, fx: ExchangeRate, currency: Currency,
+    *, today=None, cache: dict | None = None,
 ) -> list[Suggestion]:
     """Verified suggestions for a request that had no options (each one a re-run of `recommend`)."""
-    from tools.recommend import recommend
+    from functools import partial
+
+    from tools.recommend import recommend as _recommend
+
+    recommend = partial(_recommend, today=today, _cache=cache)
 
     period = request.period
     out: list[Suggestion] = []

@@ -376,7 +376,7 @@ class Rejection(BaseModel):
     reason: Note = Field(description="why not (tools.recommend_codes.RecommendCode reject.* / host.thin)")
     region: str | None = None
     kind: str | None = Field(default=None, description="fit | budget | billing | bf16 | fp8 | host | pcie | network | export | "
-                             "region | software | fractional | latency | throughput")
+                             "region | software | fractional | latency | throughput | estimate")
 
 
 class Recommendation(BaseModel):

@@ -27,8 +27,18 @@ fp32 / tf32                        4       4      8                  16
 LoRA adapters (PEFT, fp32)         4       4      8                  16   (frozen base: weights only)
 =================================  ======  =====  =================  =====
 
-8-bit Adam 2 B, Adafactor 4 B, SGD momentum 4 B replace the optimizer column. Every constant is commented where it is used and
-every default that was assumed is listed in `VramEstimate.assumptions`.
+8-bit Adam 2 B, Adafactor 4 B, SGD momentum 4 B replace the optimizer column. DeepSpeed holds the
+gradients it hands the optimizer in fp32 (DeepSpeed "Memory Requirements" docs: 18 B/param under ZeRO-3).
+
+Activations are counted per tensor a layer keeps for backward (Korthikanti et al. 2022, applied to the
+family's reference implementation, `tools.vram_shape.layer_style`): the residual-stream and GEMM element
+sizes follow the precision regime (pure 16-bit; AMP over fp32 weights, where norms, softmax and the
+residual stream stay fp32 and every linear layer casts its own input; fp32), dropout masks are 1 byte,
+eager attention keeps its softmax in fp32 where the implementation upcasts. Encoder-decoder models count
+the decoder's cross-attention. Sharded trainers add what they gather (ZeRO-3/FSDP layers, the FSDP root
+unit or DeepSpeed's largest module) and their communication buckets. The KV cache is
+`tools.kv_cache.kv_cache` (GQA/MQA, MLA, per-layer sliding windows). Every constant is commented where it
+is used and every default that was assumed is listed in `VramEstimate.assumptions`.
 """
 
 from __future__ import annotations
@@ -52,12 +62,18 @@ from tools.domain import (
     Sharding,
 )
 from tools.errors import ErrorCode, InputError
+from tools.kv_cache import SLIDING, kv_cache
+from tools.kv_cache import layer_types as kv_layer_types
 from tools.notes import Note
 from tools.schemas import GpuFit, MemoryPart, VramEstimate, VramRequest
 from tools.vram_codes import Component, FormulaCode, VramCode
 from tools.vram_shape import (
+    LayerStyle,
     Shape,
+    embedding_params,
+    largest_module_params,
     layer_params,
+    layer_style,
     lora_trainable_params,
     model_from_params,
     shape_assumption,
@@ -96,18 +112,44 @@ ALLOCATOR_SLACK = 0.05
 # in Large Transformer Models", arXiv:2205.05198, §4.1 eq. 1-2) --------------
 # The paper counts, per layer and 16-bit activations, 34·s·b·h + 5·a·s²·b bytes
 # for a GPT block: attention 11sbh (QKV input 2, Q and K 4, V 2, output-proj
-# input 2, dropout mask 1) + 5as²b (scores 2, softmax 2, dropout mask 1), MLP
-# 19sbh (input 2, 4h-wide GEMM output 8, GeLU output 8, dropout mask 1),
-# layer norms 4sbh. We apply the same term-by-term count to the actual shape:
+# input 2, dropout mask 1) + 5as²b (softmax output 2, dropout mask 1, dropout
+# output 2), MLP 19sbh (input 2, 4h-wide GEMM output 8, GeLU output 8, dropout
+# mask 1), layer norms 4sbh. We apply the same tensor-by-tensor count to the
+# actual shape and to the family's reference implementation (`layer_style`):
 # Q at heads·head_dim, K and V at kv_heads·head_dim (GQA/MQA), an MLP of width
-# i (gated SwiGLU: gate, activation, up and product = 4 tensors of 2·i bytes;
-# plain: 2), no dropout masks (dropout 0 in current LLM recipes), and norms
-# whose fp32 upcast is also saved (HF/LitGPT RMSNorm: 2 + 4 bytes per element).
-# With tensor parallelism t the GEMM-internal tensors split over t (eq. 2).
-# FlashAttention never materialises the a·s² scores (and selective
-# recomputation recomputes them), so that term drops out.
-NORM_BYTES = 2 + 4  # per hidden element per norm: 16-bit input + saved fp32 upcast
-ATTENTION_SCORE_BYTES = 5  # × a·s per token: scores 2, softmax 2, dropout mask 1 (Korthikanti)
+# i (gated SwiGLU: gate, activation, up and product = 4 tensors of i; plain: 2),
+# dropout masks only where the family's config has dropout (BERT/T5/GPT-2: 0.1;
+# Llama-style: 0.0), and norms by kind (below). Element sizes follow the
+# precision regime (`_Regime`). With tensor parallelism t the GEMM-internal
+# tensors split over t (eq. 2). FlashAttention never materialises the a·s²
+# scores (and selective recomputation recomputes them), so that term drops out.
+# Checked on BERT-base (HF notebooks/examples/benchmark.ipynb: +414 MiB of training memory per added layer at
+# batch 8 × 512 in fp32, forward + backward; this count gives 66h + 9·a·s bytes per token = 414 MiB).
+RMS_UPCAST_BYTES = 4  # RMSNorm (LlamaRMSNorm, T5LayerNorm) keeps an fp32 copy of its input besides the input
+DROPOUT_MASK_BYTES = 1  # torch dropout keeps a bool mask per element
+FP32 = 4  # bytes of an fp32 element (the softmax output where the implementation upcasts)
+
+
+@dataclass(frozen=True)
+class _Regime:
+    """Element sizes of the saved activations under one precision regime."""
+
+    stream: int  # the residual stream: layer inputs/outputs and what the norms keep
+    compute: int  # GEMM inputs and outputs
+    cast_per_linear: bool  # AMP over fp32 weights: each linear layer keeps its own 16-bit cast of its input
+    label: str  # "half" | "amp" | "fp32"
+
+
+# Pure 16-bit (LitGPT bf16-true, torchtune, DeepSpeed's fp16/bf16 modes, LoRA/QLoRA on a 16-bit base).
+HALF = _Regime(stream=2, compute=2, cast_per_linear=False, label="half")
+# torch AMP over fp32 weights (HF Trainer fp16=True/bf16=True on an fp32 model): the embeddings and norms are fp32,
+# so the residual stream is fp32; layer_norm and softmax are on autocast's fp32 list (PyTorch "Automatic Mixed
+# Precision package" docs, "CUDA Ops that can autocast to float32"); linear layers run in 16-bit, and autocast caches
+# casts only of leaf tensors (the weights), so each linear layer keeps its own 16-bit copy of its activation input.
+AMP = _Regime(stream=4, compute=2, cast_per_linear=True, label="amp")
+FULL32 = _Regime(stream=4, compute=4, cast_per_linear=False, label="fp32")
+
+
 # Output layer, bytes per logit (s·b·V of them). Korthikanti §4.3 counts 4
 # (Megatron's fused vocab-parallel cross-entropy). HF Trainer's default loss
 # keeps the bf16 logits (2), upcasts them to fp32 (4), saves log-softmax's fp32
@@ -116,8 +158,7 @@ ATTENTION_SCORE_BYTES = 5  # × a·s per token: scores 2, softmax 2, dropout mas
 # and one fp32 chunk: ~4. Calibrated on tests/data/published_memory.yaml.
 LOGITS_BYTES_HF = 14
 LOGITS_BYTES_CHUNKED = 4
-# Full recomputation keeps only each layer's input: 2·s·b·h bytes (16-bit).
-CHECKPOINT_BYTES = 2
+# Full recomputation keeps only each layer's input: s·b·h elements of the residual stream per layer.
 
 
 @dataclass
@@ -455,23 +496,65 @@ def _opt_bytes(opt: Optimizer, half: bool, acc: _Acc) -> float:
     return 2.0 if half else 4.0
 
 
-def _layer_activation_bytes(s: Shape, seq: int, b: int, tp: int, flash: bool, selective: bool) -> float:
-    """Bytes one transformer layer keeps for backward (16-bit), per Korthikanti eq. 1-2 applied to `s`."""
+def _score_bytes(style: LayerStyle, reg: _Regime) -> int:
+    """Bytes eager attention keeps per a·s score element: the softmax output (fp32 where the implementation
+    or autocast upcasts it), the dropout mask, and the tensor the P·V matmul keeps when it is not the
+    softmax output itself (a dropout output or a 16-bit cast).
+
+    Korthikanti's 16-bit GPT block: 2 + 1 + 2 = 5; HF BERT under AMP: 4 + 1 + 2 = 7; BERT in fp32: 4 + 1 + 4 = 9;
+    HF Llama eager (softmax(dtype=float32).to(dtype), no dropout): 4 + 0 + 2 = 6; T5 (softmax(scores.float())): 7.
+    """
+    soft = FP32 if (style.fp32_softmax or reg.cast_per_linear or reg.compute == FP32) else reg.compute
+    mask = DROPOUT_MASK_BYTES if style.dropout else 0
+    feed = reg.compute if (style.dropout or soft != reg.compute) else 0
+    return soft + mask + feed
+
+
+def _token_bytes(s: Shape, style: LayerStyle, reg: _Regime, seq: int, tp: int, scores: bool, cross: bool) -> float:
+    """Bytes one layer keeps for backward per token (Korthikanti eq. 1-2, tensor by tensor for `s` and `style`).
+
+    `cross`: a decoder layer of an encoder-decoder model, with a second (cross-)attention block whose K and V
+    span the encoder's tokens (taken as many as the decoder's).
+    """
     h, i = s.hidden, s.intermediate
     q_dim, kv_dim = s.heads * s.head_dim, s.kv_heads * s.head_dim
-    replicated = 2 * h + 2 * h + 2 * NORM_BYTES * h  # attention and MLP inputs, two norms
-    attention = 2 * q_dim + 2 * 2 * kv_dim + 2 * q_dim  # Q, K, V, output-projection input
-    mlp = (4 if s.gated_mlp else 2) * 2 * i * s.active_experts
-    per_token = replicated + (attention + mlp) / tp
-    if not (flash or selective):
-        per_token += ATTENTION_SCORE_BYTES * s.heads * seq / tp
-    return float(seq) * b * per_token
+    c, mask = reg.compute, (DROPOUT_MASK_BYTES if style.dropout else 0)
+    norm = reg.stream + (RMS_UPCAST_BYTES if style.norm == "rms" else 0)  # LayerNorm keeps just its input
+    # attention: its input (one shared 16-bit tensor, or under AMP a cast per q/k/v projection), the residual
+    # dropout mask and the norm are replicated over TP ranks; Q, K, V and the output-projection input split
+    attn_repl = (3 if reg.cast_per_linear else 1) * c * h + mask * h + norm * h
+    attn_split = c * (q_dim + 2 * kv_dim) + c * q_dim
+    # MLP: its input (under AMP one cast per input projection: gate and up, or fc1), mask, norm; the wide tensors
+    n_in = (2 if s.gated_mlp else 1) if reg.cast_per_linear else 1
+    mlp_repl = n_in * c * h + mask * h + norm * h
+    mlp_split = (4 if s.gated_mlp else 2) * c * i * s.active_experts
+    blocks = 2 if cross else 1  # attention blocks in the layer
+    per_token = blocks * attn_repl + mlp_repl + (blocks * attn_split + mlp_split) / tp
+    if scores:
+        per_token += blocks * _score_bytes(style, reg) * s.heads * seq / tp
+    return per_token
+
+
+def _layers_activation_bytes(s: Shape, style: LayerStyle, reg: _Regime, seq: int, b: int, tp: int,
+                             scores: bool) -> tuple[float, float]:
+    """(all layers, the largest single layer) bytes kept for backward at sequence `seq` and micro-batch `b`."""
+    tokens = float(seq) * b
+    plain = _token_bytes(s, style, reg, seq, tp, scores, cross=False) * tokens
+    if not s.encoder_decoder:
+        return plain * s.layers, plain
+    decoder = _token_bytes(s, style, reg, seq, tp, scores, cross=True) * tokens
+    return plain * (s.layers - s.decoder_layers) + decoder * s.decoder_layers, decoder
+
+
+def _regime(p: Precision, amp: bool) -> _Regime:
+    if p in (Precision.fp32, Precision.tf32):
+        return FULL32
+    return AMP if amp else HALF
 
 
 def _training_activations(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precision, seq: int,
-                          ckpt: Checkpointing, tp: int, pp: int, acc: _Acc) -> None:
+                          ckpt: Checkpointing, tp: int, pp: int, flash: bool, reg: _Regime, acc: _Acc) -> None:
     b = req.batch_size
-    scale = 2.0 if p in (Precision.fp32, Precision.tf32) else 1.0  # fp32 activations are twice the 16-bit ones
     if model.activation_profile is not None:
         prof = model.activation_profile
         acc.add(Component.activations, prof.bytes_per_sample * b)
@@ -480,18 +563,26 @@ def _training_activations(model: ModelSpec, shape: Shape | None, req: VramReques
             acc.say(VramCode.profile_no_checkpointing)
         return
     assert shape is not None
-    layer = _layer_activation_bytes(shape, seq, b, tp, req.flash_attention, ckpt == Checkpointing.selective)
+    style = layer_style(model)
+    if style.dropout:
+        acc.say(VramCode.dropout_masks, family=model.family)
+    if reg is AMP:
+        acc.say(VramCode.amp_activations)
+    scores = not (flash or ckpt == Checkpointing.selective)
+    every, largest = _layers_activation_bytes(shape, style, reg, seq, b, tp, scores)
     # With 1F1B pipeline schedules the first stage holds pp micro-batches of L/pp
     # layers: L layers' worth regardless of pp (Korthikanti et al. §4.2.3).
-    layers = shape.layers
     if pp > 1:
         acc.say(VramCode.pipeline_activations)
-    act = Precision.fp32 if scale == 2.0 else _half(p)
+    act = Precision.fp32 if reg is FULL32 else _half(p)
     if ckpt == Checkpointing.full:
-        acc.add(Component.activations_checkpointed, CHECKPOINT_BYTES * seq * b * shape.hidden * layers * scale, act)
-        acc.add(Component.activations_recomputed, layer * scale, act)
+        # each layer's input (one residual-stream tensor), plus an encoder-decoder's encoder output that every
+        # decoder layer's cross-attention reads
+        kept = shape.layers + (1 if shape.encoder_decoder else 0)
+        acc.add(Component.activations_checkpointed, reg.stream * seq * b * shape.hidden * kept, act)
+        acc.add(Component.activations_recomputed, largest, act)
     else:
-        acc.add(Component.activations, layer * layers * scale, act)
+        acc.add(Component.activations, every, act)
     if model.kind == ModelKind.encoder and req.mode != Mode.pretrain:
         acc.say(VramCode.encoder_head)
         return

@@ -8,6 +8,9 @@
 * `split_params`: how many parameters sit in linear layers (quantisable, LoRA
   targets) vs embeddings/norms (kept in 16 bits by bitsandbytes, GPTQ, AWQ).
 * `lora_trainable_params`: adapter size from rank × target modules × shape.
+* `layer_style`: what a family's reference implementation saves beyond the GEMM shapes (norm kind,
+  dropout masks, fp32 softmax, whether FlashAttention exists for it).
+* `embedding_params` / `largest_module_params`: the modules sharded trainers treat specially.
 
 Pure functions, no I/O.
 """
@@ -131,6 +134,12 @@ class Shape:
     experts: int  # 1 for dense
     active_experts: int  # experts each token passes through (1 for dense)
     from_params: bool  # True when any number was assumed
+    encoder_decoder: bool = False  # T5-style: `layers` = encoder + decoder layers, half each
+
+    @property
+    def decoder_layers(self) -> int:
+        """Layers with a cross-attention block (encoder-decoder models only)."""
+        return self.layers // 2 if self.encoder_decoder else 0
 
 
 def shape_of(model: ModelSpec) -> Shape:
@@ -161,24 +170,76 @@ def shape_of(model: ModelSpec) -> Shape:
     if model.assumed_shape or base is not None:
         # the assumed decoder is SwiGLU with untied embeddings by construction
         return Shape(layers, hidden, heads, kv_heads, head_dim, inter, vocab, True, False, experts, active, True)
+    enc_dec = model.kind == ModelKind.encoder_decoder
+    # T5-style decoder layers carry a second (cross-)attention block: half the layers count it twice
+    attn_blocks = layers * 1.5 if enc_dec else layers
     # Gated MLP or not, tied embeddings or not: neither is in ModelSpec, so pick
     # the combination whose parameter total lands closest to the published count.
     best = None
     for gated in (True, False):
         for tied in (False, True):
             mlp = (3 if gated else 2) * hidden * inter * experts
-            total = layers * (attn + mlp) + (1 if tied else 2) * vocab * hidden
+            total = attn_blocks * attn + layers * mlp + (1 if tied else 2) * vocab * hidden
             err = abs(total - model.params)
             if best is None or err < best[0]:
                 best = (err, gated, tied)
     _, gated, tied = best
-    return Shape(layers, hidden, heads, kv_heads, head_dim, inter, vocab, gated, tied, experts, active, False)
+    return Shape(layers, hidden, heads, kv_heads, head_dim, inter, vocab, gated, tied, experts, active, False, enc_dec)
 
 
 def layer_params(s: Shape) -> float:
-    """Parameters of one transformer layer (attention + MLP, all experts) from the shape."""
-    return float(_attention_params(s.hidden, s.heads, s.kv_heads, s.head_dim)
-                 + (3 if s.gated_mlp else 2) * s.hidden * s.intermediate * s.experts)
+    """Parameters of the largest transformer layer (attention + MLP, all experts) from the shape.
+
+    For an encoder-decoder model that is a decoder layer: self-attention, cross-attention and MLP.
+    """
+    attn = _attention_params(s.hidden, s.heads, s.kv_heads, s.head_dim)
+    return float(attn * (2 if s.encoder_decoder else 1) + (3 if s.gated_mlp else 2) * s.hidden * s.intermediate * s.experts)
+
+
+def embedding_params(s: Shape) -> float:
+    """Parameters of the input embedding plus an untied LM head (the modules outside the transformer layers)."""
+    return float((1 if s.tied_embeddings else 2) * s.vocab * s.hidden)
+
+
+def largest_module_params(s: Shape) -> float:
+    """The largest single module's parameters: the embedding table or the widest linear layer (all experts' MLP
+    is several modules, so one expert matrix counts)."""
+    return float(max(s.vocab * s.hidden, s.hidden * s.intermediate, s.hidden * s.heads * s.head_dim))
+
+
+# --- what a family's reference implementation keeps for backward beyond the GEMM shapes ---------------------
+@dataclass(frozen=True)
+class LayerStyle:
+    """Per-family facts of the Hugging Face reference implementation that change the saved activations."""
+
+    norm: str  # "rms" (RMSNorm that upcasts to fp32 and keeps that copy) | "layer" (nn.LayerNorm: keeps its input)
+    dropout: bool  # the config's default dropout is > 0, so each dropout keeps a 1-byte mask
+    fp32_softmax: bool  # eager attention upcasts the scores to fp32 for the softmax (and keeps that output)
+    eager_only: bool  # no FlashAttention / SDPA kernel for the family in HF transformers
+
+
+# BertConfig (hidden_dropout_prob = attention_probs_dropout_prob = 0.1), RobertaConfig, DistilBertConfig
+# (dropout 0.1) and GPT2Config (resid/attn/embd_pdrop 0.1): nn.LayerNorm, softmax in the input dtype.
+_LAYERNORM_DROPOUT = {"bert", "roberta", "xlm-roberta", "distilbert", "deberta", "gpt2", "starcoder", "gpt_bigcode"}
+# T5Config / flan-t5 (dropout_rate 0.1): T5LayerNorm computes the variance in fp32 and multiplies in fp32
+# (an RMS norm with an fp32 copy), T5Attention runs softmax(scores.float()); relative position bias has no
+# FlashAttention/SDPA path in HF transformers (T5 is eager-only).
+_T5 = {"t5", "flan-t5", "mt5", "umt5", "t5-v1.1", "ul2"}
+# LayerNorm families without dropout by default (OPTConfig dropout 0.1 aside, rarely fine-tuned here)
+_LAYERNORM = {"opt", "bloom", "falcon", "gpt-neox", "phi", "whisper", "vit"}
+
+
+def layer_style(model: ModelSpec) -> LayerStyle:
+    """The family's style; Llama-style decoders (LlamaRMSNorm with fp32 upcast, dropout 0.0, eager attention
+    with softmax(dtype=float32)) are the default."""
+    family = model.family.lower()
+    if family in _T5:
+        return LayerStyle(norm="rms", dropout=True, fp32_softmax=True, eager_only=True)
+    if family in _LAYERNORM_DROPOUT or model.kind == ModelKind.encoder:
+        return LayerStyle(norm="layer", dropout=True, fp32_softmax=False, eager_only=False)
+    if family in _LAYERNORM:
+        return LayerStyle(norm="layer", dropout=False, fp32_softmax=False, eager_only=False)
+    return LayerStyle(norm="rms", dropout=False, fp32_softmax=True, eager_only=False)
 
 
 def _attention_params(hidden: int, heads: int, kv_heads: int, head_dim: int) -> int:
@@ -212,12 +273,14 @@ def lora_trainable_params(model: ModelSpec, rank: int, targets: LoraTargets) -> 
     s = shape_of(model)
     q_out = s.heads * s.head_dim
     kv_out = s.kv_heads * s.head_dim
-    per_layer = rank * (
+    attention = rank * (
         (s.hidden + q_out)  # q_proj
         + 2 * (s.hidden + kv_out)  # k_proj, v_proj
         + (q_out + s.hidden)  # o_proj
     )
+    # encoder-decoder: the decoder half of the layers adapts its cross-attention q, k, v, o too
+    total = attention * (s.layers + s.decoder_layers)
     if targets == LoraTargets.all_linear:
         n_mlp = 3 if s.gated_mlp else 2
-        per_layer += rank * n_mlp * (s.hidden + s.intermediate) * s.experts
-    return float(per_layer * s.layers)
+        total += rank * n_mlp * (s.hidden + s.intermediate) * s.experts * s.layers
+    return float(total)

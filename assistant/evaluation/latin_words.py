@@ -19,7 +19,8 @@ What is removed, and nothing else:
 * **URLs, code** (fenced blocks and `inline spans`), **HTML tags and entities and Markdown syntax** (`*`, table
   pipes and rules), which are not words.
 
-A word is a run of ASCII letters, digits and the joiners `_ ' . + / -` that holds at least one letter; a
+A word is a run of ASCII letters, digits and the joiners `_ ' . + / -` that holds at least one letter and is
+longer than one letter (a lone letter is a symbol: N and D in 6·N·D; numbers like 8.09e+22 are numbers); a
 compound joined by '/' counts per part ("LoRA/QLoRA" is two terms), any other compound once ("on-demand" is one
 English word). The counter is built once per catalog (one Aho-Corasick automaton over names and terms) and is
 pure afterwards: `leftover(text)` returns the words in text order.
@@ -60,7 +61,7 @@ _MARKUP = re.compile(r"[*|`]")
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_'’.+/\-]*")
 _NUMBER_SUFFIX = re.compile(r"^\d+(?:[.,]\d+)*(?P<suffix>[A-Za-z][A-Za-z/]*)$")
 _TERM_VERSION = re.compile(r"^(?P<base>[A-Za-z][A-Za-z.]*?)-?\d+(?:\.\d+)?[A-Za-z]?$")
-_NUMBER = re.compile(r"^[\d.,]+$")
+_NUMBER = re.compile(r"^[\d.,]+(?:e[+-]?\d+)?$", re.IGNORECASE)  # 1,024 · 2.5 · 8.09e+22
 
 
 def load_terms(path: Path = TERMS_PATH) -> list[str]:
@@ -231,6 +232,8 @@ class LatinWordCounter:
         token = token.strip("_'’.+/-")
         if not token or not _LETTER.search(token) or self._is_known(token):
             return []
+        if len(token) == 1:
+            return []  # a single letter is a symbol (N and D in 6·N·D), not a word
         if "/" in token:  # "LoRA/QLoRA": each part on its own
             return [w for part in token.split("/") for w in self._words(part)]
         return [token]

@@ -32,6 +32,7 @@ class TurnContext(BaseModel):
     model_suggestions: list[str] = Field(default_factory=list)
     gpu_suggestions: list[str] = Field(default_factory=list)
     training: bool = Field(default=False, description="the turn speaks of training (train, fine-tune, 微调 …)")
+    cues: list[str] = Field(default_factory=list, description="cue families in the turn (a second question: 'what is X?')")
     confidence: float = 1.0
     turn: int = 1
 

@@ -76,7 +76,7 @@ def clean_update(reading: Reading, frame: Frame) -> SlotUpdate:
         drop["min_memory_gb"] = None
     elif u.min_memory_gb:
         drop["available_gib"] = None  # "GPUs with at least 48GB" is a floor, not the user's card
-    if frame in (Frame.catalog_filter, Frame.spec, Frame.comparison) and u.precision is not None and not u.model:
+    if frame in (Frame.catalog_filter, Frame.spec) and u.precision is not None and not u.model and not u.params:
         drop["precision"] = None  # "which GPUs support FP8", "910B fp16 TFLOPS?" ask for a property, not a precision
     if frame in (Frame.spec, Frame.comparison, Frame.catalog_filter) and u.available_gib and u.gpus:
         drop["available_gib"] = None  # "is the 5090 32GB or 24GB?" asks about the card's memory

@@ -296,11 +296,12 @@ def epochs(t: str) -> float | None:
 # ------------------------------------------------------------------ sequence, batch, rank
 
 _SEQ_PRE = re.compile(
-    rf"(?:seq(?:uence)?[ _-]?len(?:gth)?|context(?:[ _-]?(?:length|window|len|size))?|ctx(?:[ _-]?len)?|max[_ ]?(?:seq[_ ]?)?len(?:gth)?|"
-    rf"cutoff_len|model_max_length|max_model_len|上下文(?:长度|窗口)?|序列长度|序列|文本长度)\s*(?:of|=|:|：|为|是|is|要|到|长度)?\s*(?:约|大概|~)?\s*{N}\s*(k|K)?",
+    rf"(?:seq(?:uence)?(?:[ _-]?len(?:gth)?)?|context(?:[ _-]?(?:length|window|len|size))?|ctx(?:[ _-]?len)?|max[_ -]?(?:seq|model)?[_ -]?len(?:gth)?|"
+    rf"cutoff(?:[_ ]len)?|model_max_length|max_model_len|max_position_embeddings|上下文(?:长度|窗口)?|序列长度|序列|文本长度|长度)"
+    rf"\s*(?:\(|（|of|=|:|：|为|是|is|要|到|设成|设为|改到|改成|to|bumped to|up to)?\s*(?:约|大概|~)?\s*{N}\s*(k|K)?(?![A-Za-z0-9])",
     re.I,
 )
-_SEQ_POST = re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*(?:tokens?\s*(?:of\s*)?)?(?:的\s*)?(?:context|ctx|上下文|序列长度|seq(?:uence)?(?:\s*len(?:gth)?)?|长文本|窗口)", re.I)
+_SEQ_POST = re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*(?:tokens?\s*(?:of\s*)?)?(?:的\s*)?(?:以上的?\s*)?(?:context|ctx|上下文|上文|长上文|序列长度|seq(?:uence)?(?:\s*len(?:gth)?)?|长文本|窗口|长度)", re.I)
 _BATCH = re.compile(
     rf"(?:per_device_train_batch_size|micro[_ -]?batch(?:[_ -]?size)?|batch[_ -]?size|\bbatch\b|\bbsz?\b|批大小|批次大小|批量大小|批量|batch_size)\s*(?:of|=|:|：|为|是|is|设为|设成|开到)?\s*{N}",
     re.I,

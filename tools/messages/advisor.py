@@ -129,7 +129,7 @@ def _feas_no(p: dict, f: Formatter) -> str:
     if f.zh:
         return (f"**按现在的设置放不下。** {p.get('model')}（{_mode(p, f)}）每卡需要约 **{f.gib(p.get('needed_gib'))}**"
                 + (f"（合计 {f.gib(total)}）" if total else "") + f"，{target} 只有 {f.gib(p.get('usable_gib'))} 可用，差 {f.gib(p.get('short_gib'))}。")
-    return (f"**No, not as asked.** {p.get('model')} ({_mode(p, f)}) needs about **{f.gib(p.get('needed_gib'))} per GPU**"
+    return (f"**No — it does not fit as asked.** {p.get('model')} ({_mode(p, f)}) needs about **{f.gib(p.get('needed_gib'))} per GPU**"
             + (f" ({f.gib(total)} in total)" if total else "") + f"; {target} has {f.gib(p.get('usable_gib'))} usable, {f.gib(p.get('short_gib'))} short.")
 
 

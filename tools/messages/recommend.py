@@ -43,7 +43,8 @@ def _price(zh: bool):
     def render(p: dict, f: Formatter) -> str:
         hourly = f.money(p["price_per_hour"], p["currency"], "hour")
         monthly = f.money(p["monthly"], p["currency"], "month")
-        billing, grade, age = f.term("billing", p["billing"]), f.term("grade", p["grade"]), f.as_of(p.get("as_of"))
+        billing, grade = f.term("billing", p["billing"]), f.term("grade", p["grade"])
+        age = p.get("age") or f.as_of(p.get("as_of"))  # the price's age note (rendered), else its date
         nodes = p.get("nodes") or 1
         if zh:
             return f"{hourly} {billing}" + (f"（{nodes} 节点）" if nodes > 1 else "") + f"，每月 {monthly.removesuffix('/月')}，{grade}，{age}"
@@ -265,7 +266,358 @@ def _none(zh: bool):
     return render
 
 
+# ------------------------------------------------------------------ ranking (RankCode)
+
+_NEED = {
+    "job": ("the job", "整个任务"),
+    "month": ("a month of use", "按月使用"),
+    "hour": ("an hour", "每小时"),
+}
+_NEED_PER = {"job": None, "month": "month", "hour": "hour"}
+
+
+def _need_cost(p: dict, f: Formatter, value) -> str:
+    return f.money(value, p.get("currency"), _NEED_PER.get(p.get("period") or "month"), table=True)
+
+
+def _billing_chosen(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        billing, need = f.term("billing", p["billing"]), _NEED.get(p.get("period") or "month", _NEED["month"])[1 if zh else 0]
+        others = ("；" if zh else "; ").join(p.get("compared") or [])
+        cost = _need_cost(p, f, p["cost"])
+        if zh:
+            return f"{need}时{billing}最便宜：{cost}（{others}）"
+        return f"{billing} is the cheapest billing for {need}: {cost} ({others})"
+
+    return render
+
+
+def _billing_cost(p: dict, f: Formatter) -> str:
+    return f"{f.term('billing', p['billing'])}{'：' if f.zh else ': '}{_need_cost(p, f, p['cost'])}"
+
+
+_FACTOR = {
+    "fit": ("a better fit (memory headroom, interconnect, host, software support)", "更合适（显存余量、互联、主机配置、软件支持）"),
+    "freshness": ("a fresher price", "价格更新"),
+    "grade": ("a more trustworthy price source", "价格来源更可靠"),
+}
+
+
+def _offer(p: dict, f: Formatter) -> str:
+    """'the lambda offer of 1 × A100-80GB' / 'lambda 的 1 × A100-80GB' (the instance id stays in the params:
+    ids such as 8B200.240V read as quantities)."""
+    shape = _shape(p, f)
+    return f"{p['provider']} 的 {shape}" if f.zh else f"{p['provider']}'s {shape}"
+
+
+def _band(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        other, pct = _offer(p, f), f.pct(p["cheaper_fraction"])
+        factor = _FACTOR.get(p.get("factor") or "fit", _FACTOR["fit"])[1 if zh else 0]
+        if zh:
+            return f"排在 {other} 之前：后者只便宜 {pct}（在成本相近区间内），本方案{factor}"
+        return f"ranked above {other}, which is only {pct} cheaper (within the cost band), for {factor}"
+
+    return render
+
+
+def _over_option(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        cost, budget = _exact(p, f, p["cost"], p["period"]), _exact(p, f, p["budget"])
+        over = f.pct(p["over_fraction"])
+        if zh:
+            return f"超出预算：{cost} > {budget}（超出 {over}）——没有在预算内的有价方案，这是最便宜的有价方案"
+        return f"over budget: {cost} > {budget} ({over} over) — no priced option fits the budget; this is the cheapest priced one"
+
+    return render
+
+
+def _none_within(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        budget = _exact(p, f, p["budget"], p["period"])
+        cost, over, where = _exact(p, f, p["cost"], p["period"]), f.pct(p["over_fraction"]), _offer(p, f)
+        if zh:
+            return f"没有在 {budget} 预算内的有价方案：最便宜的有价方案是 {where}，{cost}（超出 {over}）。"
+        return f"No priced option fits the {budget} budget: the cheapest priced one is {where} at {cost} ({over} over)."
+
+    return render
+
+
+def _basis(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        need = p.get("need") or "month"
+        band, room = f.pct(p["band_fraction"]), f.pct(p["headroom_fraction"])
+        if zh:
+            what = {"job": "整个任务的费用", "hour": "每小时费用", "month": "每月费用"}[need]
+            lead = "中国大陆的报价排在前面；" if p.get("mainland_first") else ""
+            return (f"{lead}按{what}排序，计费方式取能覆盖该时长的最便宜一种；与最便宜方案相差 {band} 以内时，"
+                    f"先看是否更合适（显存余量至少为可用显存的 {room}、互联、主机配置、软件支持），再看价格是否较新、来源是否可靠；"
+                    "差距更大时按费用排序。")
+        what = {"job": "the cost of the job", "hour": "the cost per hour", "month": "the cost of a month of use"}[need]
+        lead = "Mainland-China offers first; " if p.get("mainland_first") else ""
+        text = (f"{lead}ranked by {what} at the cheapest billing that covers it; within {band} of the cheapest, a better "
+                f"fit (memory headroom of at least {room} of usable memory, interconnect, host, software support) comes "
+                "first, then a fresher price and a more trustworthy source; beyond that, cost decides.")
+        return text[0].upper() + text[1:]
+
+    return render
+
+
+def _problems(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        room = f.pct(p.get("headroom_fraction") or 0.1)
+        if zh:
+            return f"显存余量不足可用显存的 {room}：更长的序列或显存碎片可能导致显存不足"
+        return f"tight memory: headroom under {room} of usable memory; longer sequences or fragmentation may run out of memory"
+
+    return render
+
+
+# ------------------------------------------------------------------ software support (SoftwareCode)
+
+_STACK = {"cuda": "CUDA", "rocm": "ROCm", "cann": "CANN"}
+
+
+def _cc(p: dict, f: Formatter) -> str:
+    if p.get("cc") is None:
+        return ""
+    return f"（计算能力 {f.g(p['cc'])}）" if f.zh else f" (compute capability {f.g(p['cc'])})"
+
+
+def _software_reject(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        gpu, cc, rule = p["gpu"], _cc(p, f), p.get("rule")
+        if rule == "cuda-pre-pascal":
+            return (f"不推荐用于大模型训练或推理：{gpu}{cc} 没有当前 PyTorch 版本可用" if zh
+                    else f"not offered for LLM training or serving: {gpu}{cc} has no current PyTorch build")
+        if rule == "amd-pre-cdna":
+            return (f"不推荐用于大模型训练或推理：当前软件栈和 vLLM 已不支持 {gpu}" if zh
+                    else f"not offered for LLM training or serving: {gpu} is outside current ROCm and vLLM support")
+        if rule == "pascal-llm":
+            return (f"除非指定这款卡，否则不推荐用于大模型：{gpu}{cc} 没有张量核心、不支持 BF16，低于 vLLM 的最低要求" if zh
+                    else f"not offered for LLM work unless you name it: {gpu}{cc} has no tensor cores and no BF16, "
+                    "and is below vLLM's minimum")
+        return (f"按软件支持规则 {rule}，{gpu} 不推荐用于此任务" if zh
+                else f"not offered for this workload: software-support rule {rule} ({gpu})")
+
+    return render
+
+
+def _software_warn(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        gpu, cc, rule = p["gpu"], _cc(p, f), p.get("rule")
+        if rule == "pre-turing-wheels":
+            wheel, arch = p.get("wheel") or "cu126", p.get("min_arch") or "Turing"
+            return (f"{gpu}{cc}：当前默认的 PyTorch CUDA 安装包需要 {arch} 或更新的架构，请安装 {wheel} 版本" if zh
+                    else f"{gpu}{cc}: current default PyTorch CUDA wheels need {arch} or newer; install the {wheel} build")
+        if rule == "flash-attention-2":
+            arch = p.get("min_arch") or "Ampere"
+            return (f"{gpu}{cc} 不支持 FlashAttention-2（需要 {arch} 或更新的架构）：注意力更占显存、更慢，PyTorch 自带的实现仍可用" if zh
+                    else f"{gpu}{cc}: no FlashAttention-2 (needs {arch} or newer): attention takes more memory and time; "
+                    "PyTorch's built-in attention still works")
+        if rule == "ascend-ports":
+            ports = f.list(p.get("ports") or [])
+            stack = p.get("stack_name") or "CANN"
+            return (f"{gpu} 使用 {stack} 软件栈：仅支持 CUDA 的代码（FlashAttention、bitsandbytes、vLLM 的 CUDA 版）需要改用昇腾适配版：{ports}" if zh
+                    else f"{gpu} runs {stack}: CUDA-only code (FlashAttention, bitsandbytes, vLLM's CUDA build) needs the "
+                    f"Ascend ports: {ports}")
+        return f"{gpu}：软件支持注意事项（{rule}）" if zh else f"{gpu}: software-support caveat ({rule})"
+
+    return render
+
+
+def _fractional(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        part = f"{p['gpu']} 的 {f.g(p['fraction'])} 切片（vGPU）" if zh else f"a {f.g(p['fraction'])} slice of a {p['gpu']} (vGPU)"
+        if p.get("training"):
+            return f"{part}：不推荐用于训练" if zh else f"{part}: not offered for training"
+        return f"{part}：推理性能估算需要整卡" if zh else f"{part}: the serving estimate needs whole GPUs"
+
+    return render
+
+
+# ------------------------------------------------------------------ serving (ServeRecCode)
+
+
+def _ms(f: Formatter, x) -> str:
+    v = float(x)
+    text = f"{v:,.0f}" if v >= 10 else f"{v:,.1f}"
+    return f"{text} 毫秒" if f.zh else f"{text} ms"
+
+
+def _tok_s(f: Formatter, x) -> str:
+    v = float(x)
+    text = f"{v:,.0f}" if v >= 10 else f"{v:,.1f}"
+    return f"{text} token/秒" if f.zh else f"{text} tok/s"
+
+
+def _serve_option(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        w, copies = p.get("weights"), p.get("copies") or 1
+        cost = p.get("cost_per_million")
+        if zh:
+            text = (f"{w} 权重：此负载下输出 {_tok_s(f, p['output_tok_s'])}，首 token 延迟 {_ms(f, p['ttft_ms'])}，"
+                    f"每个输出 token {_ms(f, p['tpot_ms'])}（每用户 {_tok_s(f, p['tokens_per_user_s'])}），"
+                    f"最多同时容纳 {f.int(p['max_concurrency'])} 个序列")
+            text += f"；{copies} 份部署" if copies > 1 else ""
+            text += f"；此负载下每百万输出 token {f.money(cost, p.get('currency'))}" if cost is not None else ""
+            return text
+        text = (f"{w} weights: {_tok_s(f, p['output_tok_s'])} output at the load, time to first token "
+                f"{_ms(f, p['ttft_ms'])}, {_ms(f, p['tpot_ms'])} per output token ({_tok_s(f, p['tokens_per_user_s'])} "
+                f"per user), up to {f.int(p['max_concurrency'])} sequences at once")
+        text += f"; {copies} copies" if copies > 1 else ""
+        text += f"; {f.money(cost, p.get('currency'))} per million output tokens at the load" if cost is not None else ""
+        return text
+
+    return render
+
+
+def _serve_layout(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        copies, nodes, pp = p.get("copies") or 1, p.get("nodes") or 1, p.get("pp") or 1
+        if zh:
+            text = f"{_gpus(p['gpus'], True)}：{p['replicas']} 个副本 × TP {p['tp']}" + (f" × PP {pp}，{nodes} 台机器" if pp > 1 or nodes > 1 else "")
+            return (f"{copies} 份 × " if copies > 1 else "") + text
+        text = f"{_gpus(p['gpus'], False)}: {p['replicas']} replica(s) × TP {p['tp']}" + (f" × PP {pp} over {nodes} machines" if pp > 1 or nodes > 1 else "")
+        return (f"{copies} copies × " if copies > 1 else "") + text
+
+    return render
+
+
+def _variant(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        per = p.get("period") or "month"
+        cost = f.money(p.get("cost"), p.get("currency"), _NEED_PER.get(per), table=True)
+        base = p.get("base_cost")
+        base_text = f.money(base, p.get("currency"), _NEED_PER.get(per), table=True) if base is not None else None
+        if zh:
+            return f"改用 {p['weights']} 权重：{cost}" + (f"（bf16：{base_text}）" if base_text else "（bf16 没有可行方案）")
+        return f"with {p['weights']} weights: {cost}" + (f" (bf16: {base_text})" if base_text else " (no bf16 option)")
+
+    return render
+
+
+def _serve_weights(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        if zh:
+            return (f"放不下：{p['weights']} 权重共 {f.gib(p['weights_gib'])}，{f.g(p['gpus'])} × {p['gpu']} 留给权重和 "
+                    f"KV cache 的只有 {f.gib(p['usable_gib'])}")
+        return (f"does not fit: the {p['weights']} weights take {f.gib(p['weights_gib'])}, {f.g(p['gpus'])} × {p['gpu']} "
+                f"leave {f.gib(p['usable_gib'])} for weights and KV cache")
+
+    return render
+
+
+def _serve_kv(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        copies = p.get("copies") or 1
+        if zh:
+            where = f"{copies} 份部署" if copies > 1 else "一台机器"
+            return f"放不下此负载的 KV cache：需要 {f.int(p['concurrency'])} 个并发序列，{where}只能容纳 {f.int(p['max_concurrency'])} 个"
+        where = f"{copies} copies" if copies > 1 else "one machine"
+        return (f"the KV cache for the load does not fit: {f.int(p['concurrency'])} concurrent sequences wanted, "
+                f"{f.int(p['max_concurrency'])} fit on {where}")
+
+    return render
+
+
+def _serve_saturated(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        copies = p.get("copies") or 1
+        rate, most = f.g(p["request_rate_req_s"]), f.g(p["max_req_s"])
+        if zh:
+            where = f"{copies} 份部署" if copies > 1 else "一台机器"
+            return f"吞吐不够：高峰每秒 {rate} 个请求，{where}最多每秒处理 {most} 个"
+        where = f"{copies} copies" if copies > 1 else "one machine"
+        return f"not enough throughput: {rate} requests/s at the peak, {where} serve at most {most} requests/s"
+
+    return render
+
+
+def _serve_targets(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        copies = p.get("copies") or 1
+        parts = []
+        if p.get("target_ms") is not None:
+            parts.append(f"首 token 延迟 {_ms(f, p['ttft_ms'])}（目标 {_ms(f, p['target_ms'])}）" if zh
+                         else f"time to first token {_ms(f, p['ttft_ms'])} (target {_ms(f, p['target_ms'])})")
+        if p.get("target_tok_s") is not None:
+            parts.append(f"每用户 {_tok_s(f, p['tokens_per_user_s'])}（目标 {_tok_s(f, p['target_tok_s'])}）" if zh
+                         else f"{_tok_s(f, p['tokens_per_user_s'])} per user (target {_tok_s(f, p['target_tok_s'])})")
+        if zh:
+            where = f"{copies} 份部署" if copies > 1 else "一台机器"
+            return f"达不到延迟目标（{where}）：" + "，".join(parts)
+        where = f"{copies} copies" if copies > 1 else "one machine"
+        return f"misses the latency targets on {where}: " + ", ".join(parts)
+
+    return render
+
+
+def _serve_basis(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        if zh:
+            return (f"推理部署：只保留放得下权重和此负载 KV cache、并满足延迟目标的实例，按满足该负载的每月费用排序；"
+                    f"一台机器不够时，用多份同样的部署加负载均衡（合计最多 {p['max_gpus']} 张卡）。")
+        return ("Serving: instances that hold the weights and the KV cache for the load and meet the latency targets, "
+                "ranked by the monthly cost of meeting the load; when one machine is not enough, copies of it behind a "
+                f"load balancer (up to {p['max_gpus']} GPUs in all).")
+
+    return render
+
+
+def _serve_variants(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        formats = f.list(p.get("formats") or [])
+        if zh:
+            return f"同时列出量化方案（{formats}）及其典型精度损失，供与 bf16 对比。"
+        return f"Quantised variants ({formats}) are listed beside bf16, each with its typical quality cost."
+
+    return render
+
+
 MESSAGES: dict = {
+    # ranking
+    "rank.billing_chosen": (_billing_chosen(False), _billing_chosen(True)),
+    "rank.billing_cost": (_billing_cost, _billing_cost),
+    "rank.band": (_band(False), _band(True)),
+    "rank.over_budget": (_over_option(False), _over_option(True)),
+    "rank.none_within_budget": (_none_within(False), _none_within(True)),
+    "rank.basis": (_basis(False), _basis(True)),
+    "rank.fit_problems": (_problems(False), _problems(True)),
+    # software support
+    "software.reject": (_software_reject(False), _software_reject(True)),
+    "software.warn": (_software_warn(False), _software_warn(True)),
+    "software.reject_fractional": (_fractional(False), _fractional(True)),
+    # serving
+    "serve_rec.option": (_serve_option(False), _serve_option(True)),
+    "serve_rec.layout": (_serve_layout(False), _serve_layout(True)),
+    "serve_rec.variant": (_variant(False), _variant(True)),
+    "serve_rec.reject_weights": (_serve_weights(False), _serve_weights(True)),
+    "serve_rec.reject_kv": (_serve_kv(False), _serve_kv(True)),
+    "serve_rec.reject_saturated": (_serve_saturated(False), _serve_saturated(True)),
+    "serve_rec.reject_targets": (_serve_targets(False), _serve_targets(True)),
+    "serve_rec.basis": (_serve_basis(False), _serve_basis(True)),
+    "serve_rec.variants": (_serve_variants(False), _serve_variants(True)),
+    # errors
+    "error.rec.serving_needs_inference": ("A serving load applies to inference, not {mode:mode}.",
+                                          "推理负载只适用于推理，不适用于{mode:mode}。"),
+    "error.rec.serving_needs_inference.cli": ("--concurrency, --requests-per-day, --request-rate and the other serving "
+                                              "flags apply to --mode inference, not {mode}.",
+                                              "--concurrency、--requests-per-day、--request-rate 等推理参数只适用于 "
+                                              "--mode inference，不适用于 {mode}。"),
+    "error.rec.serving_needs_model": ("A serving load needs a model (its weights and KV cache), not a raw memory need.",
+                                      "推理负载需要指定模型（权重和 KV cache），不能只给显存需求。"),
+    "error.rec.serving_needs_model.cli": ("Serving flags need --model, --params or --config, not --required-gib.",
+                                          "推理参数需要 --model、--params 或 --config，不能用 --required-gib。"),
+    "error.rec.serving_one_load": ("Give one serving load: concurrent users, requests per day or a request rate "
+                                   "(given: {given:list}).",
+                                   "只能给一种推理负载：并发用户数、每天请求数或每秒请求数（给了：{given:list}）。"),
+    "error.rec.serving_one_load.cli": ("Give one of --concurrency, --requests-per-day, --request-rate.",
+                                       "只能给 --concurrency、--requests-per-day、--request-rate 中的一个。"),
+    "error.rec.serving_peak_factor": ("The peak factor applies to requests per day only.", "高峰系数只适用于每天请求数。"),
+    "error.rec.serving_peak_factor.cli": ("--peak-factor applies to --requests-per-day only.",
+                                          "--peak-factor 只适用于 --requests-per-day。"),
+
     # reasons
     "option.fit": (_fit(False), _fit(True)),
     "option.price": (_price(False), _price(True)),
@@ -324,8 +676,11 @@ MESSAGES: dict = {
                          "推荐器自行决定卡数：只有同时指定分片或张量/流水线并行方式时，才沿用给定的卡数。"),
     "rec.gpus_ignored.cli": ("The recommender sizes the GPU count itself: --gpus is ignored without --sharding/--tp/--pp.",
                              "推荐器自行决定卡数：没有 --sharding/--tp/--pp 时忽略 --gpus。"),
-    "rec.billing_default": ("Billing: on-demand where listed (else monthly, yearly, spot, in that order).",
-                            "计费：优先按量付费（没有则依次用包月、包年、竞价实例）。"),
+    "rec.billing_default": ("Billing: the cheapest listed billing that covers the need (on-demand or a monthly "
+                            "subscription for a month of use, whole monthly or yearly terms for a job); spot only when "
+                            "asked for or when it is the only price.",
+                            "计费：取能覆盖所需时长的最便宜计费方式（按月使用时比较按量付费和包月，整个任务按整月或整年计）；"
+                            "只有指定或只有竞价价格时才用竞价实例。"),
     "rec.monthly_hours": ("Monthly cost = hourly price × {hours:g} h.", "每月费用 = 小时单价 × {hours:g} 小时。"),
     "rec.no_time_inference": ("Time to finish is for training jobs; not estimated for inference.",
                               "完成时间只对训练任务估算，推理不估算。"),

@@ -144,12 +144,27 @@ class Handler(Protocol):
     def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition: ...
 
 
+def concept_section(ctx: TurnContext, results: Results, cited: Cited) -> list:
+    """When the turn also asks a concept ("FP8 是什么？哪些卡支持？"), the best guidance section, whole."""
+    if not ({"guidance", "howto"} & set(ctx.cues)):
+        return []
+    from assistant.offline.blocks import Section
+    from assistant.offline.guidance import relevance
+    from assistant.offline.sections import whole_section
+
+    passages = [p for p in results.passages() if ":" not in p["doc_id"]]
+    if not passages:
+        return []
+    best = max(passages, key=lambda p: relevance(p, ctx.question))
+    return [Section(title=best["section"].split(">")[-1].strip() or best["title"], body=whole_section(best), marker=cited.marker(best))]
+
+
 def tail(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, *, tool_notes: list[Note] = (),
          caveats: list[Any] = (), max_caveat_passages: int = 2) -> list:
     """Assumptions (the plan's, then the tools'), caveats (tool warnings + the best guidance sentence per topic), the question."""
     from assistant.offline.guidance import best_sentence
 
-    blocks: list = []
+    blocks: list = concept_section(ctx, results, cited) if ctx.frame.value not in ("guidance",) else []
     assumptions = list(plan.defaults.assumptions) + [n for n in tool_notes if n not in plan.defaults.assumptions]
     if assumptions:
         blocks.append(Bullets(Note.of(AnswerCode.assumptions), assumptions[:7]))

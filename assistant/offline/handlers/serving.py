@@ -69,8 +69,12 @@ def serving_args(ctx: TurnContext, plan: Plan) -> dict[str, Any]:
         args["requests_per_day"] = float(ctx.get("requests_per_day"))
     elif ctx.has("request_rate"):
         args["request_rate"] = float(ctx.get("request_rate"))
-    elif not args.get("max_throughput"):
+    elif ctx.has("concurrency") or ctx.has("users"):
         args["concurrency"] = serving_concurrency(ctx, d)
+    elif not args.get("max_throughput"):
+        from assistant.offline.workload import AskCode
+
+        d.question = d.question or Note.of(AskCode.load)  # the estimator assumes one user at a time and says so
     output = ctx.get("output_len")
     if output:
         args["output_len"] = int(output)
