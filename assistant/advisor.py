@@ -134,6 +134,11 @@ class Advisor:
         r = tr.reading
         state = tr.state
         lang = state.lang.value if state.lang else r.language
+        if r.model_read_as and r.update.model:
+            model = self.resources.catalog.models.get(r.update.model)
+            notices = [*notices, Note.of("notice.read_as", written=r.model_read_as, name=model.name if model else r.update.model)]
+        if r.split.overrides:
+            notices = [*notices, Note.of("notice.override_refused")]
         if r.split.instructions:
             notices = [*notices, Note.of("notice.pasted_instruction", instructions=r.split.instructions[:2])]
         pasted = sorted(k for k in r.pasted_slots if k not in ("pasted", "pasted_instruction"))

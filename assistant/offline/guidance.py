@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 
 # ASCII full stops end a sentence only before whitespace: "55.74 USD" and "e.g." stay whole
-_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])\s*")
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])\s*|\x01\s*")
 
 
 def sentences(text: str) -> list[str]:
     text = re.sub(r"^#+ .*$", "", text, flags=re.M)  # headings are titles, not content
     text = re.sub(r"^\|.*\|\s*$", "", text, flags=re.M)  # table rows do not stand alone
+    text = re.sub(r"([:：])[ \t]*$", "\\1\x01", text, flags=re.M)  # a lead-in ends where its list or table starts
     text = text.replace("**", "").replace("__", "")
     text = re.sub(r"(?:^|\s*\n)\s*(?:[-*•]|\d+[.)])\s+", " ", text)
     text = re.sub(r"\s+", " ", text).strip()

@@ -112,6 +112,8 @@ class FrameDecider:
 
     def decide(self, r: Reading, state: ConversationState, *, exclude: str | None = None) -> FrameDecision:
         f = _facts(r, state)
+        if r.split.only_overrides:
+            return FrameDecision(Frame.chitchat, 1.0, "only a request to drop the rules")
         if state.frame is not None and r.elliptical and not f.has("chitchat", "offtopic", "guidance", "compare", "filter", "spec", "time", "cost", "deadline", "feasibility", "serving", "memory", "troubleshoot"):
             return FrameDecision(state.frame, 0.9, "follow-up")
         if self.fast is not None:

@@ -55,6 +55,12 @@ class SplitTurn:
     instructions: list[str] = field(default_factory=list)  # instruction lines found in pasted or hidden content
     hidden_removed: bool = False
     posed: list[str] = field(default_factory=list)  # own sentences posing as a system message ("系统指令：…")
+    overrides: list[str] = field(default_factory=list)  # own sentences asking to drop the rules or show the prompt
+
+    @property
+    def only_overrides(self) -> bool:
+        """Nothing was asked but to drop the rules: the answer is the refusal, not the previous topic again."""
+        return bool(self.overrides) and not self.own.strip() and not self.pasted.strip()
 
     @property
     def has_pasted(self) -> bool:
@@ -131,6 +137,29 @@ SYSTEM_VOICE = re.compile(
 )
 
 
+# A sentence of the user's own asking the assistant to drop its rules or show its prompt: reported, never obeyed,
+# and not read as part of the question (its words would otherwise look like a topic).
+OVERRIDE = re.compile(
+    r"(?i)(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|previous\s+|prior\s+|above\s+|earlier\s+)*"
+    r"(?:instructions|rules|guidelines|prompts?|directions)"
+    r"|(?:print|show|reveal|repeat|output|tell\s+me|give\s+me|display|leak|dump)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+|exact\s+|original\s+|hidden\s+)*"
+    r"(?:system\s+prompt|system\s+message|instructions|prompt|rules)"
+    r"|(?:忽略|无视|忘记|忘掉)(?:掉)?(?:你)?(?:之前|以上|上面|前面|先前|所有|全部)*的?(?:所有|全部)?(?:指令|指示|规则|提示|设定|要求)"
+    r"|(?:告诉我|输出|打印|显示|泄露|给我看|复述|重复)(?:一下)?你的(?:系统)?(?:提示词?|指令|设定|规则|prompt)"
+)
+SENTENCE = re.compile(r"[^。！？!?\n]+[。！？!?]?|[^.\n]+(?:\.(?!\d)|$)")
+
+
+def _drop_overrides(text: str) -> tuple[str, list[str]]:
+    if not OVERRIDE.search(text):
+        return text, []
+    found, kept = [], []
+    for m in SENTENCE.finditer(text):
+        part = m.group(0)
+        (found if OVERRIDE.search(part) else kept).append(part)
+    return " ".join(kept), [" ".join(f.split())[:160] for f in found]
+
+
 def split_turn(text: str) -> SplitTurn:
     visible, hidden, removed = strip_hidden(text)
     posed: list[str] = []
@@ -138,6 +167,7 @@ def split_turn(text: str) -> SplitTurn:
         posed.append(" ".join(m.group(0).split())[:160])
     if posed:
         visible = SYSTEM_VOICE.sub(" ", visible)
+    visible, overrides = _drop_overrides(visible)
     instructions = posed + [h[:160] for h in hidden if ADDRESSED.search(h) or re.search(r"(?i)recommend|推荐|忽略|ignore|always|must", h)]
     own_parts: list[str] = []
     pasted_parts: list[str] = []
@@ -174,4 +204,4 @@ def split_turn(text: str) -> SplitTurn:
         instructions.extend(found)
     own = " ".join(" ".join(own_parts).split()) if not pasted else "\n".join(own_parts).strip()
     return SplitTurn(own=own, pasted=pasted.strip(), instructions=list(dict.fromkeys(instructions)), hidden_removed=removed,
-                     posed=posed)
+                     posed=posed, overrides=overrides)

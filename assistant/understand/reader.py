@@ -107,6 +107,7 @@ class Reading:
     in_domain: bool = False
     pasted_slots: set[str] = field(default_factory=set)
     unknown_model: str | None = None
+    model_read_as: str | None = None  # the typo as written, when a catalog model was read from it ("Llamma-13B")
     unknown_gpu: str | None = None
     problems: list[Note] = field(default_factory=list)
     gpu_counts_by_key: dict[str, int] = field(default_factory=dict)
@@ -160,6 +161,7 @@ class Reader:
         if from_paste:
             update["pasted_instruction"] = True
         unknown_model = update.pop("_unknown_model", None)
+        read_as = update.pop("_read_as", None)
         unknown_gpu = update.pop("_unknown_gpu", None)
         training = any(p.search(own.low) for p in self.lex["training_words"]) or (
             pasted is not None and any(p.search(pasted.low) for p in self.lex["training_words"])
@@ -186,6 +188,7 @@ class Reader:
             in_domain=in_domain,
             pasted_slots=pasted_slots,
             unknown_model=unknown_model,
+            model_read_as=read_as[1] if read_as else None,
             unknown_gpu=unknown_gpu,
             problems=problems,
             gpu_counts_by_key=counts,
@@ -221,7 +224,7 @@ class Reader:
         else:
             fuzzy = self._fuzzy_model(t)
             if fuzzy:
-                out["model"] = fuzzy
+                out["model"], out["_read_as"] = fuzzy[0], fuzzy
             else:
                 name, size = self._unknown_model(t)
                 if name:
@@ -348,25 +351,32 @@ class Reader:
             currency = _first(self.lex["currency_words"], low)
         return Money(amount=best.amount, currency=currency, per=best.per)
 
-    def _fuzzy_model(self, t: str) -> str | None:
+    def _fuzzy_model(self, t: str) -> tuple[str, str] | None:
         """A catalog model written with a typo ("lamma 13b", "mistrel 7b"): same size, similar family name."""
         for m in re.finditer(r"(?<![A-Za-z0-9_.])([A-Za-z][A-Za-z0-9.\-_ ]{1,24}?)[-_ ]?(\d+(?:\.\d+)?)\s?[bB](?![A-Za-z0-9_])", t):
-            family = compact(m.group(1))[0]
-            if not family or family in _NOT_MODEL_WORDS or len(family) < 3:
-                continue
-            cand = compact(m.group(0))[0]
+            words = m.group(1).split()
             size = m.group(2)
-            best, best_score = None, 0.0
-            digits = re.findall(r"\d+(?:\.\d+)?", cand)
-            for name, s, key in self._model_sizes:
-                if s != size or re.findall(r"\d+(?:\.\d+)?", name) != digits:
-                    continue  # a typo is in the letters: "qwen2 7b" is not "qwen 7b"
-                score = fuzz.ratio(cand, name)
-                if score > best_score:
-                    best, best_score = key, score
-            if best and best_score >= 84:
-                return best
+            # the match starts as early as it can ("fine-tune Llamma-13B"): the name is its last word or two
+            for family_words in (words[-1:], words[-2:]):
+                family = compact(" ".join(family_words))[0]
+                if not family or family in _NOT_MODEL_WORDS or len(family) < 3:
+                    continue
+                best = self._closest_size(compact(" ".join(family_words) + size + "b")[0], size)
+                if best:
+                    written = t[m.start(1) + m.group(1).rfind(family_words[0]): m.end()].strip()
+                    return best, written
         return None
+
+    def _closest_size(self, cand: str, size: str) -> str | None:
+        best, best_score = None, 0.0
+        digits = re.findall(r"\d+(?:\.\d+)?", cand)
+        for name, s, key in self._model_sizes:
+            if s != size or re.findall(r"\d+(?:\.\d+)?", name) != digits:
+                continue  # a typo is in the letters: "qwen2 7b" is not "qwen 7b"
+            score = fuzz.ratio(cand, name)
+            if score > best_score:
+                best, best_score = key, score
+        return best if best_score >= 84 else None
 
     def _unknown_model(self, t: str) -> tuple[str | None, float | None]:
         """A model the catalog lacks, as written, with the size its name carries ('SomeLab-Coder-14B', 'qwen2 72B', 'VoxCPM')."""

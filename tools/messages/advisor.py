@@ -175,6 +175,12 @@ MESSAGES: dict = {
         lambda p, f: "粘贴的内容里有给助手的指令（" + "；".join(f"“{i}”" for i in p.get("instructions") or []) + "），我没有照做："
         "粘贴的材料只作为数据读取。",
     ),
+    "notice.read_as": ("I read “{written}” as **{name}**.", "我把“{written}”理解为 **{name}**。"),
+    "notice.override_refused": (
+        "I can't change my rules or show my instructions: I answer questions about renting GPU servers, and every "
+        "number I give comes from a calculation or a cited source.",
+        "我不能更改规则，也不能展示我的指令：我只回答租用 GPU 服务器的问题，给出的每个数字都来自计算或引用的资料。",
+    ),
     "notice.cut": (
         "Your message was {total:int} characters; I read the first {kept:int}.",
         "你的消息有 {total:int} 个字符，我读取了前 {kept:int} 个。",

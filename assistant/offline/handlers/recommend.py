@@ -90,6 +90,7 @@ def recommend_plan(ctx: TurnContext, plan: Plan, *, serving: bool = False) -> di
     plan.call("recommend_config", "rec", **args)
     plan.data["period"] = args.get("period", "month")
     plan.data["budget"] = args.get("budget")
+    plan.data["budget_currency"] = args.get("budget_currency") or currency  # as the user said it; the tool converts
     plan.data["currency"] = currency
     en, zh = TOPIC.get(args["mode"], TOPIC["inference"])
     search(plan, zh if ctx.lang == "zh" else en, ctx.lang, key="guide_mode")
@@ -169,11 +170,17 @@ def compose_recommendation(ctx: TurnContext, plan: Plan, results: Results, cited
                       region=top["region"], needed_gib=top["per_gpu_gib"], usable_gib=top["gpu_usable_gib"],
                       headroom_gib=top["headroom_gib"], **names)
         lead: list = []
-        if top.get("price_per_hour") is not None:
+        # The tool's notices (e.g. nothing priced fits the budget) come before the pick they qualify.
+        lead.extend(Note.model_validate(n) for n in r.get("notices", []))
+        over_budget = bool(budget) and top.get("within_budget") is False
+        if over_budget:
+            pass  # the tool's notice names the cheapest priced option and how far over it is
+        elif top.get("price_per_hour") is not None:
             lead.append(Note.of(RecCode.lead, cost=_period_cost(top, period), currency=currency, per=period,
                                 billing=top.get("billing"), **common))
-            if budget:
-                lead.append(Note.of(RecCode.within_budget, budget=budget, currency=currency, per=period))
+            if budget and top.get("within_budget") is True:
+                lead.append(Note.of(RecCode.within_budget, budget=budget, currency=plan.data.get("budget_currency") or currency,
+                                    per=period))
         else:
             lead.append(Note.of(RecCode.lead_unpriced, **common))
         lead.extend(lead_extra or [])
@@ -187,7 +194,7 @@ def compose_recommendation(ctx: TurnContext, plan: Plan, results: Results, cited
         header = [Note.of(c) for c in (TableCode.provider, TableCode.instance, TableCode.gpus, TableCode.memory)] + [
             Note.of(header_cost), Note.of(TableCode.price), Note.of(TableCode.why)]
         out.add(Table(header, [option_row(o, period, ctx.lang, env) for o in options[:MAX_ROWS]]))
-        if not priced:
+        if not priced or over_budget:
             _suggestions(out, r, ctx.lang)
     if r.get("vram"):
         note = breakdown_note(r["vram"], ctx.lang)
