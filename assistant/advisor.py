@@ -29,6 +29,7 @@ from assistant.offline.context import CONTEXT_KEY, TurnContext
 from assistant.resources import Resources
 from assistant.understand import ConversationState, Preferences, TurnReading
 from assistant.understand.slots import Frame
+from assistant.understand.pasted import split_turn
 from assistant.verifier import Evidence, verify_numbers
 from knowledge.settings import Settings
 from tools.errors import InputError
@@ -162,6 +163,7 @@ class Advisor:
             cues=sorted(r.cues),
             confidence=tr.decision.confidence,
             turn=state.turn,
+            stated=sorted(tr.update.stated()),
         )
 
     def _ask(self, text: str, notices: list[Note]) -> Answer:
@@ -173,8 +175,10 @@ class Advisor:
         self.state = tr.state
         ctx = self._context(tr, notices)
         timings["understand"] = time.perf_counter() - t
-        user_texts = [tr.reading.split.own] if tr.reading.split.own else []
-        user_texts += [_text(m) for m in self.history if isinstance(m, HumanMessage)]
+        # The user's own words back figures; a pasted document backs only a repetition of itself (never a price or spec)
+        earlier = [split_turn(_text(m)) for m in self.history if isinstance(m, HumanMessage)]
+        user_texts = [x.own for x in (tr.reading.split, *earlier) if x.own]
+        pasted_texts = [x.pasted for x in (tr.reading.split, *earlier) if x.pasted]
         human = HumanMessage(content=text, additional_kwargs={CONTEXT_KEY: ctx.model_dump(mode="json")})
         messages = [*self.history[-2 * HISTORY_TURNS :], human]
         brain_label = "offline"
@@ -186,7 +190,7 @@ class Advisor:
                 LLMTurnInput(
                     llm=llm,
                     messages=[*self.history[-2 * HISTORY_TURNS :], HumanMessage(content=text)],
-                    verify=lambda answer, new_msgs: verify_numbers(answer, _evidence(new_msgs), user_texts),
+                    verify=lambda answer, new_msgs: verify_numbers(answer, _evidence(new_msgs), user_texts, pasted_texts=pasted_texts),
                     passages=lambda new_msgs: _passages(outcomes(new_msgs)),
                     language=ctx.lang,
                     needs_number=tr.frame in NUMERIC_FRAMES,
@@ -214,7 +218,7 @@ class Advisor:
             final = next(m for m in reversed(new) if isinstance(m, AIMessage) and not m.tool_calls)
             answer_text = _text(final)
             cited = final.additional_kwargs[OFFLINE_BRAIN_KEY]["citations"]
-            claims = verify_numbers(answer_text, _evidence(new), user_texts)
+            claims = verify_numbers(answer_text, _evidence(new, shown=cited), user_texts, pasted_texts=pasted_texts)
         timings["verify"] = time.perf_counter() - t
         records = [ToolCallRecord(name=o.name, args=o.args, result=o.result) for o in results]
 
@@ -297,10 +301,11 @@ def _passages(results) -> list[dict[str, Any]]:
     return out
 
 
-def _evidence(new: list[BaseMessage]) -> Evidence:
+def _evidence(new: list[BaseMessage], shown: list[dict[str, Any]] = ()) -> Evidence:
+    """Tool results and retrieved passages; `shown`: the passages as the answer quotes them (whole sections)."""
     results = outcomes(new)
     records = [ToolCallRecord(name=o.name, args=o.args, result=o.result) for o in results]
-    passages = _passages(results)
+    passages = [*_passages(results), *shown]
     return Evidence.from_tool_calls(
         records, passages=[(p["doc_id"], f"{p['title']}\n{p['section']}\n{p['text']}") for p in passages]
     )

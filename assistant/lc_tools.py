@@ -34,7 +34,9 @@ from tools.domain import (
 )
 from tools.errors import AdvisorError, InputError, error_note
 from tools.fit import FitReport, fit_report, target_for_gpu, target_for_memory
-from tools.schemas import CostRequest, RecommendRequest, TrainTimeEstimate, TrainTimeRequest, VramEstimate, VramRequest
+from tools.schemas import (CostRequest, RecommendRequest, ServingLoad, TrainTimeEstimate, TrainTimeRequest, VramEstimate,
+                           VramRequest)
+from tools.serving_profiles import Engine, WeightFormat
 
 MAX_REJECTED_SHOWN = 8
 log = logging.getLogger(__name__)
@@ -109,6 +111,21 @@ class RecommendArgs(WorkloadArgs):
     tokens: float | None = Field(default=None, gt=0)
     epochs: float = Field(default=1.0, gt=0)
     gpu: str | None = None
+    # serving load (mode inference): the recommender prices the machines that carry it
+    concurrency: int | None = Field(default=None, gt=0, description="serving: concurrent users")
+    requests_per_day: float | None = Field(default=None, gt=0, description="serving: requests per day")
+    request_rate: float | None = Field(default=None, gt=0, description="serving: requests per second")
+    peak_factor: float | None = Field(default=None, ge=1, description="serving: busiest hour ÷ daily average")
+    input_len: int | None = Field(default=None, gt=0, description="serving: prompt tokens per request")
+    output_len: int | None = Field(default=None, gt=0, description="serving: generated tokens per request")
+    ttft_ms: float | None = Field(default=None, gt=0, description="serving: target time to first token")
+    min_tokens_per_user: float | None = Field(default=None, gt=0, description="serving: tokens/s each user must see")
+    weights: WeightFormat | None = Field(default=None, description="serving weights; None: bf16 with FP8/INT4 beside")
+    engine: Engine = Engine.vllm
+
+
+SERVING_KEYS = ("concurrency", "requests_per_day", "request_rate", "peak_factor", "input_len", "output_len", "ttft_ms",
+                "min_tokens_per_user", "weights")
 
 
 class SearchArgs(_Args):
@@ -302,10 +319,18 @@ class ToolBox:
             vram=vram_request(args), required_gib=args.required_gib, budget=budget, currency=args.currency or args.budget_currency,
             period=args.period, region=args.region, providers=[cat.provider(p).key for p in args.providers], billing=args.billing,
             max_gpus=args.max_gpus, tokens=args.tokens, epochs=args.epochs, gpu=cat.gpu(args.gpu).key if args.gpu else None,
+            serving=self._serving_load(args),
         )
-        result = recommend(cat, model, req, self.res.fx)
+        result = recommend(cat, model, req, self.res.fx, today=self.res.settings.today_date)
         result.rejected = result.rejected[:MAX_REJECTED_SHOWN]
         return result
+
+    @staticmethod
+    def _serving_load(args: RecommendArgs) -> ServingLoad | None:
+        given = {k: getattr(args, k) for k in SERVING_KEYS if getattr(args, k) is not None}
+        if not given or args.mode != "inference":
+            return None
+        return ServingLoad(**given, engine=args.engine)
 
     def lookup_catalog(self, args: LookupArgs):
         cat = self.res.catalog

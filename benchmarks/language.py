@@ -41,6 +41,24 @@ TARGET_MEDIAN = 3
 TARGET_WORST = 10
 WORST_SHOWN = 8
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
+CODE = re.compile(r"(```|~~~).*?(?:\1|\Z)|`[^`\n]*`", re.DOTALL)
+
+
+def our_flags() -> set[str]:
+    """Every option string of `gpu-advisor` and its subcommands (read from the real parser)."""
+    import argparse
+
+    from ui.cli import build_parser
+
+    flags: set[str] = set()
+    stack = [build_parser()]
+    while stack:
+        parser = stack.pop()
+        for action in parser._actions:  # noqa: SLF001 - argparse has no public walk
+            flags.update(o for o in action.option_strings if o.startswith("--"))
+            if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+                stack.extend(action.choices.values())
+    return flags
 
 
 @dataclass
@@ -112,11 +130,14 @@ def main() -> None:
             return "n/a", "n/a", "n/a"
         return f"{statistics.median(counts):g}", str(max(counts)), f"{sum(n <= TARGET_MEDIAN for n in counts)}/{len(counts)}"
 
+    ours = our_flags()
     flags = []
     for c in convs:
         for n, text in enumerate(c.answers, start=1):
+            code = [m.span() for m in CODE.finditer(text)]
             for m in FLAG.finditer(text):
-                flags.append((c, n, m.group(0), text[max(0, m.start() - 40): m.end() + 30]))
+                in_code = any(a <= m.start() < b for a, b in code)
+                flags.append((c, n, m.group(0), text[max(0, m.start() - 40): m.end() + 30], in_code, m.group(0) in ours))
 
     out = ["# Language of the answers (issue 10)", ""]
     out += ["```", "python benchmarks/language.py > benchmarks/language.md", "```", ""]
@@ -132,9 +153,12 @@ def main() -> None:
         med, worst, ok = stats(group)
         out.append(f"| {name} | {len(group)} | {med} | {worst} | {ok} | median ≤ {TARGET_MEDIAN}, worst ≤ {TARGET_WORST} |")
     flagged = {c.key for c, *_ in flags}
+    prose_ours = [f for f in flags if f[5] and not f[4]]
     out.append("")
-    out.append(f"CLI flags in chat answers: **{len(flags)}** occurrence(s) in {len(flagged)} conversation(s) "
-               f"(scanned {sum(len(c.answers) for c in convs)} answers, both languages; target 0).")
+    out.append(f"CLI flags in chat answers: **{len(flags)}** occurrence(s) of `--[a-z]` in {len(flagged)} conversation(s) "
+               f"(scanned {sum(len(c.answers) for c in convs)} answers, both languages; target 0); "
+               f"{sum(f[5] for f in flags)} of them spell a `gpu-advisor` option, {len(prose_ours)} of those outside "
+               f"a code span (the \"use LoRA (--mode lora)\" kind issue 10 names).")
     if errors:
         out += ["", f"Advisor errors: {len(errors)} (" + ", ".join(f"`{c.key}`" for c in errors[:10]) + ")."]
 
@@ -157,8 +181,10 @@ def main() -> None:
 
     out += ["", "## CLI flags in chat answers", ""]
     if flags:
-        out += ["| conversation | turn | flag | context |", "|---|---|---|---|"]
-        out += [f"| `{c.key}` ({c.lang}) | {n} | `{flag}` | {_one_line(ctx, 80)} |" for c, n, flag, ctx in flags[:40]]
+        out += ["| conversation | turn | flag | in a code span | a gpu-advisor option | context |",
+                "|---|---|---|---|---|---|"]
+        out += [f"| `{c.key}` ({c.lang}) | {n} | `{flag}` | {'yes' if code else 'no'} | {'yes' if mine else 'no'} | "
+                f"{_one_line(ctx, 80).replace('`', '')} |" for c, n, flag, ctx, code, mine in flags[:40]]
         if len(flags) > 40:
             out.append(f"\n… and {len(flags) - 40} more.")
     else:

@@ -167,3 +167,28 @@ def test_catalog_shapes_reproduce_their_params():
         assert abs(total - m.params) / m.params <= slack, m.key
         checked += 1
     assert checked >= 35
+
+
+# Gemma-2 9B as transformers ≥ 4.53 saves it: `layer_types` spelled out (sliding on even layers)
+GEMMA2_9B_LAYER_TYPES = {**GEMMA2_9B, "layer_types": ["sliding_attention", "full_attention"] * 21}
+
+
+def test_layer_types_are_carried_and_drive_the_kv_cache(tmp_path):
+    from tools.schemas import VramRequest
+    from tools.vram import estimate_vram
+
+    spec = model_from_hf_config(write(tmp_path, GEMMA2_9B_LAYER_TYPES))
+    assert spec.layer_types == ["sliding_attention", "full_attention"] * 21
+    assert model_from_hf_config(write(tmp_path, LLAMA2_7B)).layer_types is None
+    est = estimate_vram(spec, VramRequest(mode="inference", seq_len=8192))
+    # 21 full layers × 8192 tokens + 21 sliding layers × 4096, K and V of 8 heads × 256, bf16
+    expected = 2 * 8 * 256 * 2 * (21 * 8192 + 21 * 4096)
+    assert est.breakdown_gib["kv_cache"] == pytest.approx(expected / 2**30, abs=1.5e-3)
+    note = next(a for a in est.assumptions if a.code == "vram.sliding_window")
+    assert note.params["sliding_layers"] == 21 and note.params["layers"] == 42
+
+
+def test_layer_types_that_are_not_names_are_an_input_error(tmp_path):
+    path = write(tmp_path, {**GEMMA2_9B, "layer_types": "alternating"})
+    with pytest.raises(InputError, match=r"layer_types must be a list of names such as 'full_attention'"):
+        model_from_hf_config(path)

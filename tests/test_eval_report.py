@@ -92,3 +92,13 @@ def test_write_report_by_extension(report, tmp_path):
     assert "<table>" in write_report(report, tmp_path / "r.html").read_text(encoding="utf-8")
     with pytest.raises(InputError, match=r"--report .*r\.txt: use a \.md or \.html file name"):
         report_format(tmp_path / "r.txt")
+
+
+def test_failed_checks_table_counts_checks_and_lone_failures(report):
+    from assistant.evaluation.report import check_rows
+
+    # item b fails only its tools check: one item fails it, and one would pass if that check were fixed
+    assert check_rows(report) == [("tools", "1", "1")]
+    md = to_markdown(report)
+    assert "## Failed checks" in md and "| tools | 1 | 1 |" in md
+    assert "<h2>Failed checks</h2>" in to_html(report)

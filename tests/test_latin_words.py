@@ -56,6 +56,8 @@ CASES = [
     ("HF `gradient_checkpointing=True`", []),  # ... in a code span they do not
     ("```bash\ngpu-advisor vram --model llama-13b\n```\n见上", []),  # fenced code removed
     ("详见 https://github.com/hiyouga/LLaMA-Factory 和 www.example.com/a-b", []),  # URLs removed
+    ("来源 huggingface.co/datasets/brian8808/gpu-price-index（市场样本）", []),  # ... also without a scheme
+    ("用 llama.cpp 跑", []),  # a dotted term with no path is not taken for a URL, and it is a term
     ("| 选项 | GPU | 月费 |\n|---|---|---|\n| AWS p4d.24xlarge | 8× A100 | ¥113,000 |", []),  # table syntax
     ("**推荐：** <b>A100</b>&nbsp;", []),  # Markdown and HTML markup
     ("A100s 很多", ["A100s"]),  # a name never matches inside a longer token
@@ -132,4 +134,5 @@ def test_real_answer_with_catalog(catalog):
     text = ("**能。** Qwen2.5 14B（全参数微调）在 8× A800-80GB（ZeRO-3 分片）上每卡需要约 **36.4 GiB**。"
             "推荐 RunPod 1x_H100-SXM_SECURE 或阿里云 gn7i；Llama-3.1-8B-Instruct 也可。")
     assert counter.leftover(text) == []
+    assert counter.leftover("GeForce 消费卡、Tesla 系列、Instinct 系列、Vast.ai 平台") == []  # brand words of GPU aliases
     assert counter_for(catalog) is counter  # built once per catalog

@@ -19,7 +19,11 @@ import assistant.offline.brain as offline_brain
 from assistant import Advisor
 from assistant.llm import SYSTEM_PROMPT, make_llm
 from assistant.llm.turn import LLMTurnInput, answer_with_llm
-from assistant.offline.composer import passages_of
+from assistant.advisor import _passages as _advisor_passages
+
+
+def passages_of(outcomes):
+    return _advisor_passages(outcomes)
 from assistant.resources import Resources
 from assistant.verifier import verify_numbers
 from knowledge.settings import Settings

@@ -236,6 +236,8 @@ RUNS: dict[str, Callable[[Env], Any]] = {
     "full fp8, Adafactor": _vram("llama-2-7b", mode="full", precision="fp8", optimizer="adafactor"),
     "full DDP": _vram("llama-2-7b", mode="full", gpus=4, checkpointing="selective"),
     "full ZeRO-3 + CPU offload": _vram("llama-2-13b", mode="full", gpus=4, sharding="zero3", offload="cpu"),
+    "encoder-decoder under ZeRO-3 (eager-only T5)": _vram("flan-t5-xxl", mode="full", gpus=8, sharding="zero3"),
+    "QLoRA + FSDP + CPU offload": _vram("llama-2-70b", mode="qlora", gpus=2, sharding="fsdp", offload="cpu"),
     "full ZeRO-2 + CPU offload": _vram("llama-2-13b", mode="full", gpus=4, sharding="zero2", offload="cpu"),
     "pretrain tp × pp, eager attention": _vram("llama-2-13b", mode="pretrain", gpus=8, tp=2, pp=2, sharding="zero1",
                                                flash_attention=False, checkpointing="none"),

@@ -10,7 +10,7 @@ import pytest
 from tools.catalog import Catalog
 from tools.domain import GPU, Billing, Currency, Instance, Price, PriceGrade, Provider, Region
 from tools.errors import InputError, UnknownNameError
-from tools.messages import render, render_suggestion
+from tools.messages import formatter, render, render_suggestion
 from tools.money import money
 from tools.notes import ChangeKind
 from tools.recommend import recommend
@@ -159,7 +159,7 @@ def test_monthly_cost_and_reason_numbers_come_from_values():
     assert f"{per_gpu:.1f} GiB per GPU" in text
     assert money(1.79 * 730, Currency.USD) in text  # "$1,307"
     assert "as of 2026-07-20" in text
-    assert "spot $0.900/h is cheaper" in text
+    assert f"spot {formatter('en').money(0.9, 'USD', 'hour')} is cheaper" in text
 
 
 def test_unknown_price_listed_as_unknown_never_zero():

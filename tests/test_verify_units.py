@@ -66,6 +66,7 @@ READ = [
     ("512 KB", [(512, "KB", None)]),
     ("7.8e19 FLOPs", [(7.8e19, "FLOP", None)]),
     ("2023 台机器", [(2023, "node", None)]),  # a Chinese count word: not a year
+    ("a 7b model", [(7e9, "param", None)]),  # a lower-case b is a parameter count too
     ("2090.7 seconds", [(round(2090.7 / 3600, 6), "hour", None)]),  # year-like digits with a decimal: a number
     # --- a table: headers give units and periods
     (
@@ -93,6 +94,9 @@ NOT_CLAIMS = [
     "max 32 concurrent requests",  # a count of requests, no period
     "kept on Llama 3.1 8B/70B/405B",  # a list of model sizes after a family name
     "Llama 2 7B, 13B",
+    "**DeepSeek LLM 67B**",  # words of a model's name between its family and its size
+    "Qwen2.5 Coder 32B Instruct",
+    "Atlas 800T A2",  # a Huawei server, not 800e12 A2 cards
 ]
 
 

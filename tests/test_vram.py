@@ -30,12 +30,21 @@ P = 1_107_296_256
 PG = P / GIB  # 1.03125: parameters in Gi-units, so "4 bytes/param" = 4 × PG GiB
 TOKENS = 1024
 
-# Per token per layer, 16-bit, FlashAttention (see tools/vram.py):
+# Per token per layer, pure 16-bit, FlashAttention (see tools/vram.py):
 #   replicated 2h + 2h + 2·6h (norms with fp32 upcast) = 16h = 32,768
 #   attention 2·q + 2·2·kv + 2·q = 4·2048 + 4·512 = 10,240
 #   MLP (gated) 4 tensors × 2·i = 65,536
 LAYER_TOKEN_BYTES = 32_768 + 10_240 + 65_536  # 108,544
 LAYER_BYTES = LAYER_TOKEN_BYTES * TOKENS  # one layer, seq 1024, batch 1: 111,149,056
+# AMP over fp32 weights (HF Trainer default for full training): the residual stream is fp32 and each linear layer
+# keeps its own 16-bit cast of its input:
+#   attention: q, k, v casts 3·2h + norm (fp32 input 4 + fp32 copy 4) 8h = 14h; MLP: gate, up casts 2·2h + norm 8h = 12h
+#   → 26h = 53,248; the GEMM tensors as in 16-bit: 10,240 + 65,536
+AMP_TOKEN_BYTES = 53_248 + 10_240 + 65_536  # 129,024
+# fp32: stream 4, GEMMs 4: attention input 4h + norm (input 4 + copy 4) 8h, MLP input 4h + norm 8h = 24h = 49,152;
+#   attention 4·q + 8·kv + 4·q = 20,480; MLP 4 tensors × 4·i = 131,072
+FP32_TOKEN_BYTES = 49_152 + 20_480 + 131_072  # 200,704
+E = 32768 * 2048  # input embedding table: 67,108,864 params
 
 
 def make_model(**changes) -> ModelSpec:
@@ -102,24 +111,26 @@ def said(e, code: str) -> dict:
         # fp32 training: 4 + 4 + 8
         ({"mode": "pretrain", "precision": "fp32"},
          {("weights", "fp32"): 4 * PG, ("gradients", "fp32"): 4 * PG, ("optimizer_states", None): 8 * PG}),
-        # optimizers: 8-bit Adam 2 B, Adafactor 4 B, SGD momentum 4 B (fp32)
-        ({"mode": "full", "optimizer": "adamw8bit"}, {("optimizer_states", None): 2 * PG}),
+        # optimizers: 8-bit Adam 2 B (but 8 B for the embedding table, which HF Trainer keeps in 32-bit states),
+        # Adafactor 4 B, SGD momentum 4 B (fp32)
+        ({"mode": "full", "optimizer": "adamw8bit"}, {("optimizer_states", None): gib(2 * P + 6 * E)}),
         ({"mode": "full", "optimizer": "adafactor"}, {("optimizer_states", None): 4 * PG}),
         ({"mode": "full", "optimizer": "sgd"}, {("optimizer_states", None): 4 * PG}),
-        # ZeRO-2 over 4 GPUs (DeepSpeed layout, ZeRO paper 2+2+12): weights 2 replicated, grads 2/4,
-        # fp32 master 4/4, Adam 8/4
+        # ZeRO-2 over 4 GPUs (DeepSpeed layout, ZeRO paper 2+2+12, gradients held in fp32 for the update as the
+        # DeepSpeed memory docs say): weights 2 replicated, grads 4/4, fp32 master 4/4, Adam 8/4
         ({"mode": "full", "gpus": 4, "sharding": "zero2"},
-         {("weights", "bf16"): 2 * PG, ("gradients", "bf16"): 2 * PG / 4, ("master_weights", "fp32"): 4 * PG / 4,
+         {("weights", "bf16"): 2 * PG, ("gradients", "fp32"): 4 * PG / 4, ("master_weights", "fp32"): 4 * PG / 4,
           ("optimizer_states", None): 8 * PG / 4}),
-        # ZeRO-1 over 4: only master + optimizer sharded
+        # ZeRO-1 over 4: whole 16-bit gradients, the fp32 gradient partition, master and optimizer sharded
         ({"mode": "full", "gpus": 4, "sharding": "zero1"},
-         {("weights", "bf16"): 2 * PG, ("gradients", "bf16"): 2 * PG, ("master_weights", "fp32"): PG,
-          ("optimizer_states", None): 2 * PG}),
-        # ZeRO-3 over 4: all sharded + 2 gathered layers of 16-bit params
-        # (layer params 60,817,408 × 2 layers × 2 B = 243,269,632 B)
+         {("weights", "bf16"): 2 * PG, ("gradients", "bf16"): 2 * PG, ("gradient_partition", "fp32"): PG,
+          ("master_weights", "fp32"): PG, ("optimizer_states", None): 2 * PG}),
+        # ZeRO-3 over 4: 2 + 4 + 4 + 8 = 18 B/param over the GPUs (DeepSpeed memory docs) + 2 gathered layers of
+        # 16-bit params (layer params 60,817,408 × 2 layers × 2 B = 243,269,632 B) + the largest module (the
+        # embedding, 67,108,864 params) gathered with its 16-bit gradient: × 4 B
         ({"mode": "full", "gpus": 4, "sharding": "zero3"},
-         {("weights", "bf16"): 2 * PG / 4, ("gradients", "bf16"): 2 * PG / 4,
-          ("gathered_layers", "bf16"): gib(243_269_632)}),
+         {("weights", "bf16"): 2 * PG / 4, ("gradients", "fp32"): 4 * PG / 4,
+          ("gathered_layers", "bf16"): gib(243_269_632), ("gathered_embeddings", "bf16"): gib(4 * E)}),
         # FSDP over 4 with the HF AMP layout: fp32 params/grads sharded, Adam sharded
         ({"mode": "full", "gpus": 4, "sharding": "fsdp"},
          {("master_weights", "fp32"): PG, ("gradients", "fp32"): PG, ("optimizer_states", None): 2 * PG}),
@@ -154,9 +165,9 @@ def test_zero2_cpu_offload_keeps_16bit_weights_only():
     e = est(mode="full", gpus=2, sharding="zero2", offload="cpu")
     assert parts(e)[("weights", "bf16")] == approx(2 * PG)
     assert "optimizer_states" not in e.breakdown_gib
-    # host RAM per GPU: grads 2/2 + master 4/2 + Adam 8/2 = 7 B/param
-    assert said(e, "vram.offload_ram")["cpu_gib"] == approx(7 * PG)
-    assert said(e, "vram.cpu_offload") == {"params_too": False}
+    # host RAM per GPU: fp32 grads 4/2 + master 4/2 + Adam 8/2 = 8 B/param
+    assert said(e, "vram.offload_ram")["cpu_gib"] == approx(8 * PG)
+    assert said(e, "vram.cpu_offload") == {"params_too": False, "fsdp": False}
 
 
 # ------------------------------------------------------------------ LoRA / QLoRA
@@ -207,41 +218,87 @@ def test_inference_int4_uses_group128_constants():
 # ------------------------------------------------------------------ activations, KV cache
 
 
-def test_training_activations_no_checkpointing():
-    e = est(mode="full", seq_len=TOKENS, checkpointing="none")
-    assert parts(e)[("activations", "bf16")] == approx(gib(16 * LAYER_BYTES))  # 1.65625 GiB
+@pytest.mark.parametrize(
+    "request_kwargs, token_bytes",
+    [
+        # pure bf16 (LitGPT bf16-true style): 16-bit stream and GEMMs
+        ({"master_weights": "none"}, LAYER_TOKEN_BYTES),
+        # HF AMP over fp32 weights (the default layout): fp32 stream, a 16-bit cast per linear layer
+        ({}, AMP_TOKEN_BYTES),
+        # fp32 everywhere
+        ({"precision": "fp32"}, FP32_TOKEN_BYTES),
+        # DeepSpeed casts the model to 16-bit: like pure bf16
+        ({"gpus": 2, "sharding": "zero2"}, LAYER_TOKEN_BYTES),
+    ],
+)
+def test_training_activations_no_checkpointing(request_kwargs, token_bytes):
+    e = est(mode="full", seq_len=TOKENS, checkpointing="none", **request_kwargs)
+    assert e.breakdown_gib["activations"] == approx(gib(16 * token_bytes * TOKENS))
     # HF default loss: 14 B per logit × 1024 × 32768
     assert e.breakdown_gib["logits"] == approx(gib(14 * TOKENS * 32768))
     assert said(e, "vram.logits") == {"bytes_per_logit": 14, "chunked": False}
 
 
+def test_amp_is_said():
+    assert "vram.amp_activations" in codes(est(mode="full"))
+    assert "vram.amp_activations" not in codes(est(mode="full", master_weights="none"))
+
+
 def test_training_activations_full_checkpointing():
     b = est(mode="full", seq_len=TOKENS, checkpointing="full", chunked_loss=True).breakdown_gib
-    assert b["activations_checkpointed"] == approx(gib(2 * TOKENS * 2048 * 16))
-    assert b["activations_recomputed"] == approx(gib(LAYER_BYTES))
+    # AMP: each layer's fp32 input, 4·s·h per layer
+    assert b["activations_checkpointed"] == approx(gib(4 * TOKENS * 2048 * 16))
+    assert b["activations_recomputed"] == approx(gib(AMP_TOKEN_BYTES * TOKENS))
     assert b["logits"] == approx(gib(4 * TOKENS * 32768))
+    pure = est(mode="full", master_weights="none", seq_len=TOKENS, checkpointing="full").breakdown_gib
+    assert pure["activations_checkpointed"] == approx(gib(2 * TOKENS * 2048 * 16))
+    assert pure["activations_recomputed"] == approx(gib(LAYER_BYTES))
 
 
-def test_eager_attention_adds_korthikanti_score_term():
-    with_fa = est(mode="full", seq_len=TOKENS, checkpointing="none").breakdown_gib["activations"]
-    eager = est(mode="full", seq_len=TOKENS, checkpointing="none", flash_attention=False).breakdown_gib["activations"]
-    # 5·a·s bytes per token per layer: 5 · 16 · 1024 · 1024 tokens · 16 layers
-    assert eager - with_fa == approx(gib(5 * 16 * TOKENS * TOKENS * 16))
-    selective = est(mode="full", seq_len=TOKENS, checkpointing="selective",
-                    flash_attention=False).breakdown_gib["activations"]
+@pytest.mark.parametrize(
+    "family, request_kwargs, score_bytes",
+    [
+        # Llama-style eager: softmax(dtype=float32) kept (4) + its 16-bit cast for P·V (2), no dropout
+        ("test", {"master_weights": "none"}, 6),
+        # the same under AMP (softmax on autocast's fp32 list)
+        ("test", {}, 6),
+        # Llama-style in fp32: the softmax output itself feeds P·V
+        ("test", {"precision": "fp32"}, 4),
+        # BERT in pure 16-bit (Korthikanti's count): softmax 2 + dropout mask 1 + dropout output 2
+        ("bert", {"master_weights": "none", "precision": "fp16"}, 5),
+        # BERT under AMP: fp32 softmax 4 + mask 1 + 16-bit cast of the dropout output 2
+        ("bert", {"precision": "fp16"}, 7),
+        # BERT in fp32: 4 + 1 + 4
+        ("bert", {"precision": "fp32"}, 9),
+    ],
+)
+def test_eager_attention_adds_the_score_term_of_the_implementation(family, request_kwargs, score_bytes):
+    model = make_model(family=family)
+    kw = dict(mode="full", seq_len=TOKENS, checkpointing="none", **request_kwargs)
+    with_fa = est(model, **kw).breakdown_gib["activations"]
+    eager = est(model, flash_attention=False, **kw).breakdown_gib["activations"]
+    # bytes · a · s per token per layer: score_bytes · 16 heads · 1024 · 1024 tokens · 16 layers
+    assert eager - with_fa == approx(gib(score_bytes * 16 * TOKENS * TOKENS * 16))
+    selective = est(model, **{**kw, "checkpointing": "selective"}, flash_attention=False).breakdown_gib["activations"]
     assert selective == approx(with_fa)  # selective recomputation drops the same term
 
 
+def test_t5_has_no_flash_attention_and_keeps_dropout_masks():
+    t5 = make_model(family="t5")
+    kw = dict(mode="full", master_weights="none", seq_len=TOKENS, checkpointing="none")
+    e = est(t5, **kw)  # FlashAttention requested (the default)
+    assert said(e, "vram.eager_only") == {"model": "Test 1B"}
+    assert said(e, "vram.dropout_masks") == {"family": "t5"}
+    llama_eager = est(make_model(), flash_attention=False, **kw).breakdown_gib["activations"]
+    # T5: softmax(scores.float()) 4 + mask 1 + dropout output 2 = 7 vs Llama's 6 per score element, and two
+    # 1-byte residual dropout masks per token: (1 · 16 · 1024 + 2 · 2048) per token per layer
+    assert e.breakdown_gib["activations"] - llama_eager == approx(gib((16 * TOKENS + 2 * 2048) * TOKENS * 16))
+
+
 def test_tensor_parallel_splits_gemm_activations():
-    b = est(mode="full", seq_len=TOKENS, checkpointing="none", gpus=2, tp=2).breakdown_gib
+    b = est(mode="full", master_weights="none", seq_len=TOKENS, checkpointing="none", gpus=2, tp=2).breakdown_gib
     # replicated 32,768 + (10,240 + 65,536) / 2 = 70,656 B per token per layer
     assert b["activations"] == approx(gib(70_656 * TOKENS * 16))
-
-
-def test_fp32_training_doubles_activations():
-    b16 = est(mode="full", seq_len=TOKENS, checkpointing="none").breakdown_gib["activations"]
-    b32 = est(mode="full", precision="fp32", seq_len=TOKENS, checkpointing="none").breakdown_gib["activations"]
-    assert b32 == approx(2 * b16)
 
 
 @pytest.mark.parametrize(
@@ -409,3 +466,148 @@ def test_assumed_shape_is_said():
 def test_model_from_params_rejects_non_positive(bad):
     with pytest.raises(ValueError, match="positive"):
         model_from_params(bad)
+
+
+# ------------------------------------------------------------------ sharded trainers: what they gather and buffer
+
+
+@pytest.mark.parametrize(
+    "request_kwargs, expected",
+    [
+        # FSDP root unit (embeddings + LM head, untied: 2·V·h params) whole in 16-bit for a frozen base
+        ({"mode": "lora", "gpus": 4, "sharding": "fsdp"}, {("gathered_embeddings", "bf16"): gib(2 * E * 2)}),
+        # ... and with its 16-bit gradient in full training
+        ({"mode": "full", "gpus": 4, "sharding": "fsdp"}, {("gathered_embeddings", "bf16"): gib(2 * E * 4)}),
+        # ZeRO-3: the largest module (the V·h embedding, larger than any h·i matrix), frozen: 2 B
+        ({"mode": "lora", "gpus": 4, "sharding": "zero3"}, {("gathered_embeddings", "bf16"): gib(E * 2)}),
+        # FSDP full training: one layer's unsharded 16-bit gradient (60,817,408 params) until its reduce-scatter
+        ({"mode": "full", "gpus": 4, "sharding": "fsdp"}, {("comm_buckets", "bf16"): gib(60_817_408 * 2)}),
+        # FSDP LoRA: one layer's adapters (11,272,192 / 16 layers) in 16-bit
+        ({"mode": "lora", "gpus": 4, "sharding": "fsdp"}, {("comm_buckets", "bf16"): gib(11_272_192 / 16 * 2)}),
+        # DeepSpeed: two reduce buckets of hidden² (HF "auto") 16-bit elements
+        ({"mode": "full", "gpus": 4, "sharding": "zero2"}, {("comm_buckets", "bf16"): gib(2 * 2048 * 2048 * 2)}),
+    ],
+)
+def test_sharded_gathers_and_buffers(request_kwargs, expected):
+    b = parts(est(**request_kwargs))
+    for key, value in expected.items():
+        assert b[key] == approx(value), key
+
+
+def test_unsharded_runs_gather_nothing():
+    b = est(mode="full", gpus=2, sharding="zero1").breakdown_gib
+    assert "gathered_layers" not in b and "gathered_embeddings" not in b
+    assert "comm_buckets" in b  # ZeRO-1 still reduces gradients through buckets
+    assert "comm_buckets" not in est(mode="full").breakdown_gib
+
+
+def test_fsdp_offload_pins_a_cpu_gradient_buffer_for_frozen_shards():
+    e = est(mode="lora", gpus=4, sharding="fsdp", offload="cpu")
+    base_shard = 2 * P / 4  # bf16 base, one GPU's shard
+    adapters = 11_272_192 * (4 + 4 + 8) / 4  # fp32 adapter weights, grads and Adam states, sharded
+    assert said(e, "vram.offload_ram")["cpu_gib"] == approx(gib(2 * base_shard + adapters))
+    assert said(e, "vram.cpu_offload") == {"params_too": True, "fsdp": True}
+    assert "weights_frozen" not in e.breakdown_gib
+
+
+@pytest.mark.parametrize(
+    "request_kwargs, churn",
+    [
+        ({"mode": "full"}, 0.11),  # unsharded training
+        ({"mode": "full", "gpus": 4, "sharding": "zero3"}, 0.28),  # sharded parameters: gathers on side streams
+        ({"mode": "lora", "gpus": 2, "sharding": "fsdp"}, 0.28),
+    ],
+)
+def test_short_lived_tensors_fragment_more(request_kwargs, churn):
+    e = est(seq_len=TOKENS, **request_kwargs)
+    b = e.breakdown_gib
+    transient = sum(v for k, v in b.items() if k in {
+        "activations", "activations_checkpointed", "activations_recomputed", "logits", "gathered_layers",
+        "gathered_embeddings", "comm_buckets", "dequant_buffer"})
+    tensors = sum(v for k, v in b.items() if k not in ("fragmentation", "cuda_context"))
+    assert b["fragmentation"] == pytest.approx(0.05 * tensors + churn * transient, abs=3e-3)
+    assert said(e, "vram.transient_fragmentation")["slack_fraction"] == churn
+
+
+def test_inference_keeps_the_base_slack_only():
+    e = est(mode="inference", seq_len=TOKENS)
+    tensors = sum(v for k, v in e.breakdown_gib.items() if k not in ("fragmentation", "cuda_context"))
+    assert e.breakdown_gib["fragmentation"] == pytest.approx(0.05 * tensors, abs=2e-3)
+    assert "vram.transient_fragmentation" not in codes(e)
+
+
+def test_8bit_adam_keeps_32bit_states_for_the_embedding_table():
+    e = est(mode="full", optimizer="adamw8bit")
+    assert said(e, "vram.adamw8bit_embeddings") == {"embedding_params": E}
+    # LoRA adapters are no nn.Embedding: 2 B for all of them
+    lora = est(mode="lora", lora_rank=16, optimizer="adamw8bit")
+    assert lora.breakdown_gib["optimizer_states"] == approx(gib(11_272_192 * 2))
+    assert "vram.adamw8bit_embeddings" not in codes(lora)
+
+
+# ------------------------------------------------------------------ encoder-decoder
+
+
+def make_t5(**changes) -> ModelSpec:
+    """A T5-shaped inline model: 4 layers = 2 encoder + 2 decoder, h=512, 8 heads × 64, gated MLP i=1024, V=4096,
+    untied. Params = embeddings 2·V·h + attention blocks (2 enc + 2·2 dec) · 4h² + MLPs 4 · 3·h·i
+    = 4,194,304 + 6 · 1,048,576 + 4 · 1,572,864 = 16,777,216 (norms left out)."""
+    base = dict(key="t5-test", name="T5 test", family="t5", kind=ModelKind.encoder_decoder, params=16_777_216,
+                num_layers=4, hidden_size=512, num_attention_heads=8, num_kv_heads=8, head_dim=64, attention="mha",
+                intermediate_size=1024, vocab_size=4096, source="inline test model")
+    base.update(changes)
+    return ModelSpec(**base)
+
+
+def test_encoder_decoder_counts_cross_attention_and_says_so():
+    e = est(make_t5(), mode="full", master_weights="none", seq_len=256, checkpointing="none")
+    assert said(e, "vram.encoder_decoder") == {"encoder_layers": 2, "decoder_layers": 2, "seq_len": 256}
+    assert "vram.eager_only" in codes(e)
+    h, c = 512, 2
+    # per token: attention block: input 2h + mask h + norm 6h; split 4·q + 4·kv (q = kv = h); scores (4 + 1 + 2)·a·s
+    attn = (2 * h + h + 6 * h) + (4 * h + 4 * h) + 7 * 8 * 256
+    mlp = (2 * h + h + 6 * h) + 4 * c * 1024
+    encoder, decoder = attn + mlp, 2 * attn + mlp  # a decoder layer adds the cross-attention block
+    assert e.breakdown_gib["activations"] == approx(gib((2 * encoder + 2 * decoder) * 256))
+
+
+def test_encoder_decoder_lora_adapts_cross_attention_too():
+    # attention q, k, v, o: r · 4 · (h + h) per block; 2 encoder blocks + 2 · 2 decoder blocks
+    assert lora_trainable_params(make_t5(), 8, "attention") == 8 * 4 * 1024 * 6
+
+
+# ------------------------------------------------------------------ KV cache through tools/kv_cache.py
+
+
+KV_FULL_TOKEN_LAYER = 2 * 4 * 128 * 2  # K and V, 4 KV heads × 128, bf16: 2,048 B per token per layer
+
+
+@pytest.mark.parametrize(
+    "model_changes, full_layers, sliding_layers",
+    [
+        # Mistral-style: a set window applies to every layer
+        ({"sliding_window": 256}, 0, 16),
+        # Gemma-2 (Gemma2Config): sliding on even layers, full on odd ones
+        ({"family": "gemma-2", "sliding_window": 256}, 8, 8),
+        # a config's own layer_types: three sliding, then one full, repeated
+        ({"sliding_window": 256, "layer_types": (["sliding_attention"] * 3 + ["full_attention"]) * 4}, 4, 12),
+    ],
+)
+def test_kv_cache_per_layer_windows(model_changes, full_layers, sliding_layers):
+    e = est(make_model(**model_changes), mode="inference", seq_len=1024)
+    expected = KV_FULL_TOKEN_LAYER * (full_layers * 1024 + sliding_layers * 256)
+    assert e.breakdown_gib["kv_cache"] == approx(gib(expected))
+    assert said(e, "vram.sliding_window") == {"window_tokens": 256, "seq_len": 1024, "sliding_layers": sliding_layers,
+                                              "layers": 16}
+
+
+def test_kv_cache_window_longer_than_the_sequence_is_not_said():
+    e = est(make_model(family="gemma-2", sliding_window=4096), mode="inference", seq_len=1024)
+    assert e.breakdown_gib["kv_cache"] == approx(gib(KV_FULL_TOKEN_LAYER * 16 * 1024))
+    assert "vram.sliding_window" not in codes(e)
+
+
+def test_kv_cache_layer_types_that_do_not_match_are_said():
+    e = est(make_model(sliding_window=256, layer_types=["sliding_attention"] * 3), mode="inference", seq_len=1024)
+    assert e.breakdown_gib["kv_cache"] == approx(gib(KV_FULL_TOKEN_LAYER * 16 * 1024))  # all layers full
+    assert said(e, "kv.layer_types_ignored") == {"given": 3, "layers": 16}

@@ -73,7 +73,7 @@ def test_vram_json_keys_for_raw_params(capsys):
 
 def test_vram_chinese_param_count(capsys):
     data = run_json(capsys, "vram", "--params", "130亿")
-    assert data["model"] == "13B-params"
+    assert data["model"] == "13B"
     # bf16 inference: 13e9 × 2 B = 24.2 GiB of weights
     assert data["breakdown_gib"]["weights"] == pytest.approx(13e9 * 2 / 2**30, abs=1e-3)
     assert data["breakdown"][0] == {"component": "weights", "precision": "bf16", "gib": data["breakdown_gib"]["weights"]}

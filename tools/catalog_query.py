@@ -60,6 +60,7 @@ class GpuFilter(BaseModel):
     min_memory_gb: float | None = None
     region: RegionScope = RegionScope.any
     matches: list[GpuFacts]
+    matching_gpus: int = Field(default=0, description="how many GPUs match (the answer states this count)")
     currency: Currency
 
 
@@ -138,4 +139,5 @@ def filter_gpus(catalog: Catalog, features: list[str], min_memory_gb: float | No
             continue
         matches.append(facts)
     matches.sort(key=lambda g: (-g.memory_gb, g.key))
-    return GpuFilter(features=list(features), min_memory_gb=min_memory_gb, region=region, matches=matches, currency=currency)
+    return GpuFilter(features=list(features), min_memory_gb=min_memory_gb, region=region, matches=matches,
+                     matching_gpus=len(matches), currency=currency)

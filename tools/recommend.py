@@ -153,16 +153,20 @@ class _Run:
         self.providers = {catalog.provider(p).key for p in request.providers}
         self.gpu_only = catalog.gpu(request.gpu).key if request.gpu else None
         self.prefer_cn = request.region == RegionScope.cn or self.currency == Currency.CNY
+        # a USD answer for any region: offers outside mainland China first (mainland platforms bill in CNY and
+        # most need a mainland real-name account); a CNY budget or region cn: mainland offers first
+        self.mainland = "first" if self.prefer_cn else ("last" if request.region == RegionScope.any else "any")
         self.software = SoftwareChecker(catalog.software_rules, llm=is_llm(model), named_gpu=self.gpu_only)
         self.planner = MemoryPlanner(model, request.vram, request.required_gib)
         self.timer = _JobTimer(model, request)
+        self.cache = cache if cache is not None else {}  # serving estimates, shared with the suggestion re-runs
         self.serving = None
         self.formats: list[WeightFormat] = []
         if request.serving is not None:
             from tools.recommend_serving import ServingPlanner
 
             assert model is not None
-            self.serving = ServingPlanner(model, request.serving, request.max_gpus, cache)
+            self.serving = ServingPlanner(model, request.serving, request.max_gpus, self.cache)
             self.formats = [request.serving.weights or WeightFormat.bf16]
             if request.serving.weights is None:
                 self.formats += [WeightFormat.fp8, WeightFormat.int4]
@@ -218,7 +222,7 @@ def recommend(
         and for serving the quantised variants.
     """
     _check_request(model, request)
-    run = _Run(catalog, model, request, fx, today or dt.date.today(), _cache if _cache is not None else {})
+    run = _Run(catalog, model, request, fx, today or dt.date.today(), _cache)
     assumptions: list[Note] = []
     misses: list[Miss] = []
     fitting: list[Candidate] = []
@@ -296,7 +300,7 @@ def recommend(
         assumptions.append(Note.of(C.skipped_unknown_gpu, instances=skipped_unknown_gpu))
     assumptions.extend(assumptions_for(request, run.currency, run.planner, run.timer.enabled, fx, chosen))
     assumptions.append(Note.of(RankCode.basis, need=run.need, band_fraction=COST_BAND, headroom_fraction=TIGHT_HEADROOM,
-                               mainland_first=run.prefer_cn))
+                               mainland_first=run.mainland == "first", mainland_last=run.mainland == "last"))
     if run.serving is not None:
         assumptions.append(Note.of(ServeRecCode.basis, max_gpus=request.max_gpus))
         top = next((c for c in chosen if c.serving is not None), None)
@@ -318,7 +322,7 @@ def recommend(
     if suggest and not any(o.price_per_hour is not None and o.within_budget is not False for o in result.options):
         from tools.recommend_suggest import suggestions
 
-        result.suggestions = suggestions(catalog, model, request, fx, run.currency, today=run.today, cache=_cache)
+        result.suggestions = suggestions(catalog, model, request, fx, run.currency, today=run.today, cache=run.cache)
     return result
 
 
@@ -389,15 +393,24 @@ def _price_and_rank(run: _Run, cands: list[Candidate], misses: list[Miss]):
     options = _drop_slow_if_clean_exists(options, misses)
     for c in options:
         c.problems = fit_problems(c)
-    priced = rank([c for c in options if c.per_hour is not None], run.need, run.prefer_cn, run.today, period_cost)
+    priced = rank([c for c in options if c.per_hour is not None], run.need, run.mainland, run.today, period_cost)
     unknown = sorted(
         (c for c in options if c.per_hour is None),
-        key=lambda c: (run.prefer_cn and not c.inst.region.china_mainland, c.total_gpus, c.inst.provider, c.inst.instance),
+        key=lambda c: (_group(run.mainland, c), c.total_gpus, c.inst.provider, c.inst.instance),
     )
     # an instance priced in one region is not repeated as "price unknown" from another region
     priced_names = {(c.inst.provider, c.inst.instance) for c in priced}
     unknown = [c for c in unknown if (c.inst.provider, c.inst.instance) not in priced_names]
     return priced, unknown, over
+
+
+def _group(mainland: str, c: Candidate) -> int:
+    """0 for the region group listed first (see _Run.mainland), 1 for the other."""
+    if mainland == "first":
+        return 0 if c.inst.region.china_mainland else 1
+    if mainland == "last":
+        return 1 if c.inst.region.china_mainland else 0
+    return 0
 
 
 def _region_miss(inst: Instance, gpu: GPU, region: RegionScope) -> Miss:
@@ -473,9 +486,12 @@ def _price_and_check(c: Candidate, run: _Run, misses: list[Miss]) -> "bool | str
 
     if request.region == RegionScope.cn and gpu.restricted_in_china:
         c.warnings.append(Note.of(C.warn_export_fleet, gpu=gpu.key))
-    if c.plan.sharded and c.plan.gpus > 1 and request.vram.mode in TRAINING_MODES and not has_nvlink(inst, gpu):
-        c.slow = True
-        c.warnings.append(Note.of(C.warn_pcie_slow, layout=c.plan.layout))
+    if c.plan.sharded and c.plan.gpus > 1 and not has_nvlink(inst, gpu):
+        if request.vram.mode in TRAINING_MODES:
+            c.slow = True
+            c.warnings.append(Note.of(C.warn_pcie_slow, layout=c.plan.layout))
+        else:  # tensor parallel inference over PCIe: works, but each layer's all-reduce crosses PCIe (a fit problem)
+            c.slow_link = True
     if c.nodes == 1 and inst.gpu_count < 1:
         c.warnings.append(Note.of(C.warn_vgpu, fraction=inst.gpu_count, gpu=gpu.key, usable_gib=round(c.usable_gib, 3)))
 
@@ -493,6 +509,8 @@ def _price_and_check(c: Candidate, run: _Run, misses: list[Miss]) -> "bool | str
         listed = [p.billing for p in inst.prices]
         return reject("billing", why(C.reject_billing, billing=billing, listed=listed), 0.6)
     c.price, c.billing, c.compared = price, billing, compared
+    if price is not None and billing == Billing.spot and request.billing is None:
+        c.warnings.append(Note.of(RankCode.spot_only))
     if price is not None:
         per_hour, c.converted = convert(price.per_hour, price.currency, currency, run.fx)
         c.per_hour = per_hour * c.scale

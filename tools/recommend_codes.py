@@ -13,7 +13,8 @@ from tools.notes import NoteCode
 class RecommendCode(NoteCode):
     # ---- why an option was chosen (Option.reasons)
     option_fit = "option.fit"  # nodes, gpu_count, gpu, needed_gib, usable_gib, headroom_gib, layout (note)
-    option_price = "option.price"  # price_per_hour, monthly, currency, billing, nodes, grade, as_of
+    option_price = "option.price"  # price_per_hour, monthly (all nodes × copies), currency, billing, nodes, copies, grade,
+    #                                as_of, age (price_age.summary note)
     option_converted = "option.converted"  # from_currency, rate (fx.rate note)
     option_cheaper_spot = "option.cheaper_spot"  # price_per_hour, currency
     option_unpriced = "option.unpriced"
@@ -79,10 +80,11 @@ class RankCode(NoteCode):
     band = "rank.band"  # provider, instance, gpu_count, gpu, nodes (the cheaper option ranked below), cheaper_fraction,
     #                     factor (fit|freshness|grade)
     over_budget = "rank.over_budget"  # cost, budget, currency, period, over_fraction (the cheapest priced, shown because none fits)
+    spot_only = "rank.spot_only"  # (warning) the only price listed is spot: it can be interrupted
     # ---- on the recommendation (Recommendation.notices / assumptions)
     none_within_budget = "rank.none_within_budget"  # budget, currency, period, provider, instance, gpu_count, gpu, nodes,
     #                                                 cost, over_fraction
-    basis = "rank.basis"  # need (job|month|hour), band_fraction, headroom_fraction, mainland_first (bool)
+    basis = "rank.basis"  # need (job|month|hour), band_fraction, headroom_fraction, mainland_first, mainland_last (bools)
     fit_problems = "rank.fit_problems"  # problems: [memory | interconnect | host | software]
 
 
@@ -98,7 +100,7 @@ class ServeRecCode(NoteCode):
     """Serving-aware recommendations (recommend --mode inference with a load)."""
 
     option = "serve_rec.option"  # weights, output_tok_s, ttft_ms, tpot_ms, tokens_per_user_s, max_concurrency, copies,
-    #                              cost_per_million (None: unpriced), currency
+    #                              cost_per_million_output_tokens_at_load (None: unpriced), currency
     layout = "serve_rec.layout"  # copies, gpus (per copy), tp, pp, nodes, replicas (per copy)
     variant = "serve_rec.variant"  # weights, cost, base_cost (None: no bf16 option), currency, period
     reject_weights = "serve_rec.reject_weights"  # weights, weights_gib (all GPUs), usable_gib (all GPUs), gpus, gpu

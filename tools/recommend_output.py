@@ -142,7 +142,7 @@ def option(c: Candidate, request: RecommendRequest, currency: Currency, fx: Exch
     if c.price is not None and c.per_hour is not None:
         reasons.append(Note.of(
             C.option_price, price_per_hour=c.per_hour, monthly=c.monthly, currency=currency, billing=c.billing,
-            nodes=c.scale, grade=c.price.grade, as_of=c.price.as_of.isoformat() if c.price.as_of else None,
+            nodes=c.nodes, copies=c.copies, grade=c.price.grade, as_of=c.price.as_of.isoformat() if c.price.as_of else None,
             age=age.note() if age is not None else None,
         ))
         chosen = billing_note(c, need, currency)
@@ -171,7 +171,7 @@ def option(c: Candidate, request: RecommendRequest, currency: Currency, fx: Exch
             ServeRecCode.option, weights=est.weights, output_tok_s=round(out_tok_s or 0.0, 1),
             ttft_ms=round(est.ttft_ms, 1), tpot_ms=round(est.tpot_ms, 2), tokens_per_user_s=round(est.tokens_per_user_s, 1),
             max_concurrency=est.max_concurrency * c.copies, copies=c.copies,
-            cost_per_million=at_load, currency=currency if at_load is not None else None,
+            cost_per_million_output_tokens_at_load=at_load, currency=currency if at_load is not None else None,
         ))
     if prefer_cn and inst.region.china_mainland:
         reasons.append(Note.of(C.option_mainland, region=inst.region.name))

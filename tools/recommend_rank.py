@@ -152,14 +152,19 @@ def _band_key(c: "Candidate", cost: float, today: dt.date) -> tuple:
 FACTORS = ("fit", "freshness", "grade")
 
 
-def rank(cands: list["Candidate"], need: str, prefer_cn: bool, today: dt.date, period_cost) -> list["Candidate"]:
-    """Cheapest first; within a 10 % band, fit quality, then freshness, then grade (see the module docstring)."""
+def rank(cands: list["Candidate"], need: str, mainland: str, today: dt.date, period_cost) -> list["Candidate"]:
+    """Cheapest first; within a 10 % band, fit quality, then freshness, then grade (see the module docstring).
+
+    `mainland`: "first" (a CNY answer or region cn: mainland-China offers first), "last" (a USD answer for any
+    region: offers outside mainland China first) or "any" (one group).
+    """
     def cost(c: "Candidate") -> float:
         v = period_cost(c, need)
         return float("inf") if v is None else v
 
-    groups = [[c for c in cands if c.inst.region.china_mainland], [c for c in cands if not c.inst.region.china_mainland]] \
-        if prefer_cn else [list(cands)]
+    inside = [c for c in cands if c.inst.region.china_mainland]
+    outside = [c for c in cands if not c.inst.region.china_mainland]
+    groups = {"first": [inside, outside], "last": [outside, inside]}.get(mainland, [list(cands)])
     out: list["Candidate"] = []
     for group in groups:
         pending = sorted(group, key=lambda c: (cost(c), c.inst.provider, c.inst.instance, c.inst.region.name))

@@ -173,16 +173,18 @@ class ServingPlanner:
         return [c for c in out if 2 <= c <= most]
 
     def _miss(self, e: ServingEstimate, copies: int) -> ServingFit:
-        if not e.fits:
-            wanted = int(self.load.value) if self.load and self.load.kind == LoadKind.concurrency else round(e.concurrency * e.replicas)
-            reason = Note.of(ServeRecCode.reject_kv, concurrency=wanted, max_concurrency=e.max_concurrency * copies,
-                             copies=copies)
-            return ServingFit(e, copies, e.nodes, False, "fit", reason, 0.5)
+        """Why the largest deployment tried misses: a request rate it cannot keep up with (the queue then fills
+        the KV pool too, so saturation is named first), the KV cache for the load, or a latency target."""
         if e.saturated:
             rate = arrival_rate_per_s(self.load) if self.load is not None else None
             reason = Note.of(ServeRecCode.reject_saturated, request_rate_req_s=round(rate or e.req_s, 4),
                              max_req_s=round(e.max_req_s * copies, 4), copies=copies)
             return ServingFit(e, copies, e.nodes, False, "throughput", reason, 0.5)
+        if not e.fits:
+            wanted = int(self.load.value) if self.load and self.load.kind == LoadKind.concurrency else round(e.concurrency * e.replicas)
+            reason = Note.of(ServeRecCode.reject_kv, concurrency=wanted, max_concurrency=e.max_concurrency * copies,
+                             copies=copies)
+            return ServingFit(e, copies, e.nodes, False, "fit", reason, 0.5)
         s = self.spec
         reason = Note.of(ServeRecCode.reject_targets, ttft_ms=round(e.ttft_ms, 1), target_ms=s.ttft_ms,
                          tokens_per_user_s=round(e.tokens_per_user_s, 1), target_tok_s=s.min_tokens_per_user, copies=copies)

@@ -21,14 +21,16 @@ Model-state bytes per trainable parameter (AdamW):
 layout                             weights grads  optimizer          total
 =================================  ======  =====  =================  =====
 mixed precision, HF Trainer/AMP    4 + 2   4      8                  18   (HF "model memory anatomy")
-mixed precision, DeepSpeed ZeRO    2       2      4 master + 8       16   (ZeRO paper §3.1: 2+2+12)
+mixed precision, DeepSpeed ZeRO-3  2       4      4 master + 8       18   (DeepSpeed memory docs; ZeRO paper 2+2+12)
 pure 16-bit (--master-weights none) 2      2      4 (bf16 m, v)      8
 fp32 / tf32                        4       4      8                  16
 LoRA adapters (PEFT, fp32)         4       4      8                  16   (frozen base: weights only)
 =================================  ======  =====  =================  =====
 
-8-bit Adam 2 B, Adafactor 4 B, SGD momentum 4 B replace the optimizer column. DeepSpeed holds the
-gradients it hands the optimizer in fp32 (DeepSpeed "Memory Requirements" docs: 18 B/param under ZeRO-3).
+8-bit Adam 2 B (8 B for embedding tables, which HF Trainer keeps in 32-bit states), Adafactor 4 B, SGD
+momentum 4 B replace the optimizer column. DeepSpeed holds the gradient partition it hands the optimizer
+in fp32 (its "Memory Requirements" docs: 18 B/param under ZeRO-3); ZeRO-1 also keeps the whole 16-bit
+gradient.
 
 Activations are counted per tensor a layer keeps for backward (Korthikanti et al. 2022, applied to the
 family's reference implementation, `tools.vram_shape.layer_style`): the residual-stream and GEMM element
@@ -43,7 +45,6 @@ is used and every default that was assumed is listed in `VramEstimate.assumption
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -107,6 +108,23 @@ CUDA_CONTEXT_GIB = 0.75
 # PyTorch's caching allocator fragments: reserved exceeds allocated by a few
 # percent in steady training/inference (what nvidia-smi and "peak reserved" show).
 ALLOCATOR_SLACK = 0.05
+# Training allocates and frees activations, logits and gradients of many sizes every step; the allocator's block
+# splitting and rounding leave more of that churn reserved than of the tensors allocated once. Median over the
+# calibration rows measured on the device with sizeable short-lived tensors (tests/data/published_memory.yaml:
+# hf-bert-large-fp32-b4 0.28, unsloth-hf-llama31-8b-qlora-40gb 0.11, -80gb 0.07, after the 5% base slack):
+TRANSIENT_SLACK = 0.11
+# With sharded parameters (ZeRO-3, FSDP) the gathers and reduce-scatters run on their own CUDA streams, and the
+# caching allocator keeps a block freed on one stream from the others until they synchronise, so the short-lived
+# tensors fragment far more (the PyTorch FSDP docs' reason for limit_all_gathers). llama-recipes PR #41 (FSDP + LoRA,
+# Llama 2 7B, 4x A100, limit_all_gathers) published 19.36 GB peak reserved for 15.22 GB peak active; beyond the 5%
+# base slack of our 14.2 GiB of tensors that is 0.28 of the 11.1 GiB of short-lived ones in our breakdown of the run,
+# and the median over the five rows of tests/data/published_memory_kinds.yaml is the same 0.28.
+SHARDED_TRANSIENT_SLACK = 0.28
+# What lives only within a step (the rest, weights/gradients/optimizer states, is allocated once and stays put).
+TRANSIENT = frozenset({
+    Component.activations, Component.activations_checkpointed, Component.activations_recomputed, Component.logits,
+    Component.gathered_layers, Component.gathered_embeddings, Component.comm_buckets, Component.dequant_buffer,
+})
 
 # --- activations (Korthikanti et al. 2022, "Reducing Activation Recomputation
 # in Large Transformer Models", arXiv:2205.05198, §4.1 eq. 1-2) --------------
@@ -123,8 +141,9 @@ ALLOCATOR_SLACK = 0.05
 # precision regime (`_Regime`). With tensor parallelism t the GEMM-internal
 # tensors split over t (eq. 2). FlashAttention never materialises the a·s²
 # scores (and selective recomputation recomputes them), so that term drops out.
-# Checked on BERT-base (HF notebooks/examples/benchmark.ipynb: +414 MiB of training memory per added layer at
-# batch 8 × 512 in fp32, forward + backward; this count gives 66h + 9·a·s bytes per token = 414 MiB).
+# A check on BERT-base in fp32 (HF notebooks examples/benchmark.ipynb, PyTorchBenchmark: +414 MiB of device memory
+# per added layer at batch 8 × 512, forward + backward, no optimizer): less the layer's 27 MiB of fp32 weights that
+# is 387 MiB of activations; this count gives 66h + 9·a·s bytes per token = 414 MiB (+7%).
 RMS_UPCAST_BYTES = 4  # RMSNorm (LlamaRMSNorm, T5LayerNorm) keeps an fp32 copy of its input besides the input
 DROPOUT_MASK_BYTES = 1  # torch dropout keeps a bool mask per element
 FP32 = 4  # bytes of an fp32 element (the softmax output where the implementation upcasts)
@@ -169,6 +188,8 @@ class _Acc:
     precisions: dict[Component, str | None] = field(default_factory=dict)
     assumptions: list[Note] = field(default_factory=list)
     cpu_bytes: float = 0.0
+    regime: "_Regime | None" = None  # the activations' element sizes, once known
+    sharded_params: bool = False  # ZeRO-3 / FSDP: parameters gathered on side streams
 
     def add(self, component: Component, value: float, precision: "Precision | str | None" = None) -> None:
         if value > 0:
@@ -272,6 +293,19 @@ def estimate_vram(model: ModelSpec, request: VramRequest, gpus: Iterable[GPU] = 
     if shape is not None and shape.from_params and not model.assumed_shape:
         acc.say(VramCode.shape_missing, model=model.name)
 
+    flash = request.flash_attention
+    if shape is not None and model.activation_profile is None:
+        if flash and layer_style(model).eager_only:
+            # HF transformers has no FlashAttention/SDPA kernel for the family (T5's relative position bias)
+            flash = False
+            acc.say(VramCode.eager_only, model=model.name)
+    # An encoder-decoder's decoder tokens (T5's targets): VramRequest carries no target length, so the decoder side is
+    # taken at seq_len too, an upper bound for summarisation-style jobs (said by vram.encoder_decoder).
+    dec_seq = seq
+    if shape is not None and model.activation_profile is None and shape.encoder_decoder:
+        acc.say(VramCode.encoder_decoder, encoder_layers=shape.layers - shape.decoder_layers,
+                decoder_layers=shape.decoder_layers, seq_len=dec_seq)
+
     tp, pp = request.tp, request.pp
     if request.mode == Mode.inference:
         if request.gpus > 1 and tp * pp == 1:
@@ -285,12 +319,17 @@ def estimate_vram(model: ModelSpec, request: VramRequest, gpus: Iterable[GPU] = 
         acc.say(VramCode.moe_active, active_params=model.active_params, params=model.params)
 
     if request.mode == Mode.inference:
-        _inference(model, shape, request, p, seq, tp, pp, acc)
+        _inference(model, shape, request, p, seq, tp, pp, flash, acc)
     else:
-        _training(model, shape, request, p, seq, ckpt, tp, pp, dp, mp, acc)
+        _training(model, shape, request, p, seq, dec_seq, ckpt, tp, pp, dp, mp, flash, acc)
 
     tensors = sum(acc.parts.values())
-    acc.add(Component.fragmentation, tensors * ALLOCATOR_SLACK)
+    slack = tensors * ALLOCATOR_SLACK
+    if request.mode != Mode.inference:
+        churn = SHARDED_TRANSIENT_SLACK if acc.sharded_params else TRANSIENT_SLACK
+        slack += churn * sum(v for c, v in acc.parts.items() if c in TRANSIENT)
+        acc.say(VramCode.transient_fragmentation, slack_fraction=churn, sharded=acc.sharded_params)
+    acc.add(Component.fragmentation, slack)
     acc.add(Component.cuda_context, CUDA_CONTEXT_GIB * GIB)
     acc.say(VramCode.overhead, context_gib=CUDA_CONTEXT_GIB, slack_fraction=ALLOCATOR_SLACK)
     if acc.cpu_bytes > 0:
@@ -314,7 +353,7 @@ def estimate_vram(model: ModelSpec, request: VramRequest, gpus: Iterable[GPU] = 
         assumptions=acc.assumptions,
         fits={f.gpu: f.fits for f in fit_details},
         fit_details=fit_details,
-        formula=_formula(model, request, ckpt),
+        formula=_formula(model, shape, request, ckpt, flash, acc.regime),
     )
 
 
@@ -322,13 +361,13 @@ def estimate_vram(model: ModelSpec, request: VramRequest, gpus: Iterable[GPU] = 
 
 
 def _inference(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precision, seq: int,
-               tp: int, pp: int, acc: _Acc) -> None:
+               tp: int, pp: int, flash: bool, acc: _Acc) -> None:
     mp = tp * pp
     acc.add(Component.weights, _frozen_weight_bytes(model, p, req.mode, acc) / mp, p)
     if model.moe_experts:
         acc.say(VramCode.moe_resident, experts=model.moe_experts)
-    act_bytes = 4 if p in (Precision.fp32, Precision.tf32) else 2  # quantised weights compute in 16-bit
-    act_precision = Precision.fp32 if act_bytes == 4 else _half(p)
+    reg = acc.regime = _regime(p, amp=False)  # quantised weights compute in 16-bit
+    act_precision = Precision.fp32 if reg is FULL32 else _half(p)
     b = req.batch_size
     if model.activation_profile is not None:
         prof = model.activation_profile
@@ -336,43 +375,48 @@ def _inference(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Preci
         acc.say(VramCode.profile_inference, reference=prof.reference, source=prof.source, batch_size=b)
         return
     assert shape is not None
-    # Nothing is kept for a backward pass: one layer's forward working set, plus the logits: generation computes them
-    # for the last position only (vLLM; HF generate with logits_to_keep=1), in fp32: b·V·4 bytes.
-    working = _layer_activation_bytes(shape, seq, b, tp, req.flash_attention, False) * act_bytes / 2
+    # Nothing is kept for a backward pass: one layer's forward working set (eval mode: no dropout), plus the logits:
+    # generation computes them for the last position only (vLLM; HF generate with logits_to_keep=1), in fp32: b·V·4.
+    style = layer_style(model)
+    eval_style = LayerStyle(norm=style.norm, dropout=False, fp32_softmax=style.fp32_softmax, eager_only=style.eager_only)
+    _, working = _layers_activation_bytes(shape, eval_style, reg, seq, b, tp, scores=not flash)
     acc.add(Component.working_set, working + b * shape.vocab * 4, act_precision)
     if model.kind == ModelKind.encoder:
         acc.say(VramCode.encoder_no_kv)
         return
-    acc.add(Component.kv_cache, _kv_cache_bytes(model, shape, seq, b, tp, pp, act_bytes, acc), act_precision)
+    acc.add(Component.kv_cache, _kv_cache_bytes(model, shape, seq, b, tp, pp, reg.compute, acc), act_precision)
 
 
 def _kv_cache_bytes(model: ModelSpec, s: Shape, seq: int, b: int, tp: int, pp: int, elem: int, acc: _Acc) -> float:
-    tokens = seq
-    if model.sliding_window and model.sliding_window < seq:
-        tokens = model.sliding_window
-        acc.say(VramCode.sliding_window, window_tokens=model.sliding_window, seq_len=seq)
-    layers = math.ceil(s.layers / pp)
+    """The shared KV-cache function (tools/kv_cache.py), with this estimator's notes."""
+    kv = kv_cache(model, seq, b, tp, pp, kv_bytes=elem)
+    for note in kv.notes:
+        if note.code == "kv.layer_types_ignored":  # a config's layer pattern that does not match its layer count
+            acc.assumptions.append(note)
     if model.attention == AttentionType.mla and model.kv_lora_rank:
-        # MLA caches one compressed latent (kv_lora_rank) plus the decoupled RoPE
-        # key (qk_rope_head_dim) per token per layer (DeepSeek-V2 paper §2.1.3);
-        # the latent is not split across TP ranks (vLLM replicates it).
-        per_token_layer = model.kv_lora_rank + (model.qk_rope_head_dim or 0)
+        # MLA caches one compressed latent (kv_lora_rank) plus the decoupled RoPE key (qk_rope_head_dim) per token
+        # per layer (DeepSeek-V2 paper §2.1.3); the latent is not split across TP ranks (vLLM replicates it).
         acc.say(VramCode.kv_mla, kv_lora_rank=model.kv_lora_rank, rope_dim=model.qk_rope_head_dim or 0)
     else:
-        # K and V: 2 × kv_heads × head_dim per token per layer; heads split over
-        # TP ranks, but each rank needs at least one (GQA/MQA replicate below 1).
-        kv_heads_per_gpu = math.ceil(s.kv_heads / tp)
-        per_token_layer = 2 * kv_heads_per_gpu * s.head_dim
+        # K and V: 2 × kv_heads × head_dim per token per layer; heads split over TP ranks, but each rank needs at
+        # least one (GQA/MQA replicate below 1).
         kind = {AttentionType.mqa: "MQA", AttentionType.gqa: "GQA", AttentionType.mha: "MHA"}.get(model.attention, "MHA")
-        acc.say(VramCode.kv_heads, attention=kind, kv_heads=s.kv_heads, head_dim=s.head_dim, tokens=tokens, batch_size=b)
-    return float(per_token_layer) * layers * tokens * b * elem
+        acc.say(VramCode.kv_heads, attention=kind, kv_heads=s.kv_heads, head_dim=s.head_dim, tokens=seq, batch_size=b)
+    window = model.sliding_window
+    if window and window < seq:
+        kinds, _ = kv_layer_types(model)
+        sliding = sum(k == SLIDING for k in kinds)
+        if sliding:
+            # sliding layers keep the last `window` tokens, full-attention layers all of them (Gemma-2 alternates)
+            acc.say(VramCode.sliding_window, window_tokens=window, seq_len=seq, sliding_layers=sliding, layers=len(kinds))
+    return kv.bytes_per_gpu
 
 
 # ------------------------------------------------------------------ training
 
 
-def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precision, seq: int,
-              ckpt: Checkpointing, tp: int, pp: int, dp: int, mp: int, acc: _Acc) -> None:
+def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precision, seq: int, dec_seq: int,
+              ckpt: Checkpointing, tp: int, pp: int, dp: int, mp: int, flash: bool, acc: _Acc) -> None:
     sh = req.sharding
     if req.gpus > 1 and dp > 1 and sh == Sharding.none:
         sh = Sharding.ddp
@@ -380,10 +424,14 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
     shard_opt = dp if sh in (Sharding.zero1, Sharding.zero2, Sharding.zero3, Sharding.fsdp) else 1
     shard_grad = dp if sh in (Sharding.zero2, Sharding.zero3, Sharding.fsdp) else 1
     shard_param = dp if sh in (Sharding.zero3, Sharding.fsdp) else 1
+    # ZeRO-3/FSDP gather parameters for compute and can offload them, on any number of GPUs (DeepSpeed's memory
+    # docs give ZeRO-3 with offload_param the largest layer alone on the GPU, one GPU included)
+    params_gathered = sh in (Sharding.zero3, Sharding.fsdp)
     offload = req.offload == Offload.cpu
     fp32 = p in (Precision.fp32, Precision.tf32)
     pure_half = not fp32 and req.master_weights == MasterWeights.none
     deepspeed = sh in (Sharding.zero1, Sharding.zero2, Sharding.zero3)
+    amp = False  # torch AMP over fp32 weights without FSDP (which casts the gathered weights to 16-bit itself)
 
     half = _half(p)  # the 16-bit format of "16-bit" tensors: fp16 when asked for, else bf16
 
@@ -405,8 +453,12 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
             trainable_fraction=trainable / model.params, adapter_precision=a_precision, pure_half=pure_half,
         )
         base = _frozen_weight_bytes(model, p, req.mode, acc)
-        put(Component.weights_frozen, base, shard_param, offload and shard_param > 1, p)
-        put(Component.adapter_weights, trainable * a_bytes, shard_param, offload and shard_param > 1, a_precision)
+        put(Component.weights_frozen, base, shard_param, offload and params_gathered, p)
+        if offload and sh == Sharding.fsdp:
+            # FSDP allocates a pinned CPU gradient buffer the size of every offloaded shard, frozen ones included
+            # (torch FlatParamHandle: flat_param._cpu_grad = torch.zeros_like(flat_param._local_shard).pin_memory())
+            acc.cpu_bytes += base / mp / shard_param
+        put(Component.adapter_weights, trainable * a_bytes, shard_param, offload and params_gathered, a_precision)
         put(Component.adapter_gradients, trainable * a_bytes, shard_grad, True, a_precision)
         put(Component.optimizer_states, trainable * _opt_bytes(req.optimizer, pure_half, acc), shard_opt, True, None)
         if req.mode == Mode.qlora or p in (Precision.int4, Precision.nf4):
@@ -414,66 +466,133 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
             largest = (shape.hidden * max(shape.intermediate, shape.hidden)) if shape else 0
             acc.add(Component.dequant_buffer, 2 * largest / tp, Precision.bf16)
         grad_bytes = trainable * a_bytes
+        trainable_params = trainable
     else:
-        n = model.params
+        n = trainable_params = model.params
+        # HF Trainer's 8-bit Adam keeps 32-bit states for nn.Embedding weights (transformers Trainer.create_optimizer:
+        # GlobalOptimManager.register_module_override(module, "weight", {"optim_bits": 32}) for every nn.Embedding)
+        embed = _input_embedding_params(shape) if req.optimizer == Optimizer.adamw8bit and shape is not None else 0.0
         if fp32:
             acc.say(VramCode.fp32_training)
-            put(Component.weights, n * 4, shard_param, offload and shard_param > 1, Precision.fp32)
+            put(Component.weights, n * 4, shard_param, offload and params_gathered, Precision.fp32)
             grad_bytes = n * 4
             put(Component.gradients, grad_bytes, shard_grad, True, Precision.fp32)
-            put(Component.optimizer_states, n * _opt_bytes(req.optimizer, False, acc), shard_opt, True, None)
+            put(Component.optimizer_states, _opt_state_bytes(req.optimizer, False, n, embed, acc), shard_opt, True, None)
         elif pure_half:
             acc.say(VramCode.pure_half, precision=half)
-            put(Component.weights, n * 2, shard_param, offload and shard_param > 1, half)
+            put(Component.weights, n * 2, shard_param, offload and params_gathered, half)
             grad_bytes = n * 2
             put(Component.gradients, grad_bytes, shard_grad, True, half)
-            put(Component.optimizer_states, n * _opt_bytes(req.optimizer, True, acc), shard_opt, True, None)
+            put(Component.optimizer_states, _opt_state_bytes(req.optimizer, True, n, embed, acc), shard_opt, True, None)
         elif deepspeed:
-            # ZeRO paper (Rajbhandari et al. 2020, §3.1): mixed-precision Adam holds
-            # 2Ψ (fp16 params) + 2Ψ (fp16 grads) + KΨ optimizer states with K = 12
-            # (fp32 params 4 + momentum 4 + variance 4) = 16 bytes/param.
-            acc.say(VramCode.deepspeed_layout)
-            put(Component.weights, n * 2, shard_param, offload and shard_param > 1, half)
+            # ZeRO paper (Rajbhandari et al. 2020, §3.1): mixed-precision Adam holds 2Ψ (fp16 params) + 2Ψ (fp16
+            # grads) + KΨ optimizer states with K = 12 (fp32 params 4 + momentum 4 + variance 4). DeepSpeed's
+            # "Memory Requirements" docs (docs/code-docs/source/memory.rst) add that the gradients "are converted
+            # into fp32 before doing the weight updates" over the whole partition: ZeRO-3 needs 18 B/param over the
+            # GPUs (fp32 params 4 + fp32 grads 4 + Adam 8 + 16-bit params 2). So the gradient partition is counted
+            # at 4 B; ZeRO-1 (gradients not partitioned) also keeps the whole 16-bit gradient.
+            acc.say(VramCode.deepspeed_layout, stage=sh)
+            put(Component.weights, n * 2, shard_param, offload and params_gathered, half)
             grad_bytes = n * 2
-            put(Component.gradients, grad_bytes, shard_grad, True, half)
+            if sh == Sharding.zero1:
+                put(Component.gradients, grad_bytes, 1, True, half)
+                put(Component.gradient_partition, n * 4, shard_opt, True, Precision.fp32)
+            else:
+                put(Component.gradients, n * 4, shard_grad, True, Precision.fp32)
             put(Component.master_weights, n * 4, shard_opt, True, Precision.fp32)
-            put(Component.optimizer_states, n * _opt_bytes(req.optimizer, False, acc), shard_opt, True, None)
+            put(Component.optimizer_states, _opt_state_bytes(req.optimizer, False, n, embed, acc), shard_opt, True, None)
         else:
             # HF Trainer / torch AMP / FSDP mixed precision: the model's own params
             # are fp32 (4) with fp32 gradients (4); autocast holds 16-bit copies of
             # the weights (2) for the forward/backward. HF "Model training anatomy":
             # 18 bytes/param with AdamW = 4+2 (model) + 4 (grads) + 8 (optimizer).
             acc.say(VramCode.amp_layout)
-            put(Component.master_weights, n * 4, shard_param, offload and shard_param > 1, Precision.fp32)
+            put(Component.master_weights, n * 4, shard_param, offload and params_gathered, Precision.fp32)
             if shard_param == 1:
                 acc.add(Component.autocast_copies, n * 2 / mp, half)
+                amp = True
             grad_bytes = n * 4
             put(Component.gradients, grad_bytes, shard_grad, True, Precision.fp32)
-            put(Component.optimizer_states, n * _opt_bytes(req.optimizer, False, acc), shard_opt, True, None)
+            put(Component.optimizer_states, _opt_state_bytes(req.optimizer, False, n, embed, acc), shard_opt, True, None)
         if p == Precision.fp8:
             # Transformer Engine keeps an fp8 copy (and transpose) of each weight for the GEMMs
             acc.add(Component.fp8_copies, n * 1 / mp / shard_param, Precision.fp8)
             acc.say(VramCode.fp8_training)
 
     if offload:
-        acc.say(VramCode.cpu_offload, params_too=shard_param > 1)
+        acc.say(VramCode.cpu_offload, params_too=params_gathered, fsdp=sh == Sharding.fsdp)
     if sh == Sharding.ddp and dp > 1:
         # torch DDP copies gradients into all-reduce buckets unless
         # gradient_as_bucket_view=True (PyTorch DDP docs): one more gradient-sized buffer.
         acc.add(Component.ddp_buckets, grad_bytes / mp)
         acc.say(VramCode.ddp_buckets)
-    if shard_param > 1 and shape is not None:
-        # ZeRO-3/FSDP all-gather one layer at a time and prefetch the next: 2 layers' params
-        # at the compute width (16-bit; the quantised size for a 4/8-bit LoRA base)
-        quantised_base = req.mode in (Mode.lora, Mode.qlora) and _is_quantised(p)
-        width = weight_bytes_per_param(p, req.mode) if quantised_base else 2.0
-        acc.add(Component.gathered_layers, 2 * layer_params(shape) * width / mp, p if quantised_base else half)
+    if params_gathered and shape is not None:
+        acc.sharded_params = True
+        _gathered(shape, req, p, sh, tp, mp, half, acc)
+    if sh in (Sharding.zero1, Sharding.zero2, Sharding.zero3, Sharding.fsdp) and shape is not None:
+        _comm_buckets(shape, sh, trainable_params, tp, mp, half, acc)
     if sh != Sharding.none and sh != Sharding.ddp:
         acc.say(VramCode.sharded, sharding=sh, dp=dp, tp=tp, pp=pp)
     if mp > 1:
         acc.say(VramCode.model_parallel, ranks=mp)
 
-    _training_activations(model, shape, req, p, seq, ckpt, tp, pp, acc)
+    _training_activations(model, shape, req, p, seq, dec_seq, ckpt, tp, pp, flash, _regime(p, amp), acc)
+
+
+def _gathered(shape: Shape, req: VramRequest, p: Precision, sh: Sharding, tp: int, mp: int, half: Precision,
+              acc: _Acc) -> None:
+    """What ZeRO-3 / FSDP hold unsharded on each GPU while they compute."""
+    # ZeRO-3/FSDP all-gather one layer at a time and prefetch the next (FSDP BACKWARD_PRE; DeepSpeed's
+    # stage3_prefetch_bucket_size): 2 layers' params at the compute width (16-bit; the quantised size for a
+    # 4/8-bit LoRA base, whose packed storage is what is gathered)
+    quantised_base = req.mode in (Mode.lora, Mode.qlora) and _is_quantised(p)
+    width = weight_bytes_per_param(p, req.mode) if quantised_base else 2.0
+    acc.add(Component.gathered_layers, 2 * layer_params(shape) * width / mp, p if quantised_base else half)
+    # The embeddings stay 16-bit under every quantiser; in full training their 16-bit gradient is computed whole too.
+    trainable = req.mode in (Mode.full, Mode.pretrain)
+    per_param = 2.0 + (2.0 if trainable else 0.0)
+    if sh == Sharding.fsdp:
+        # FSDP's root unit holds what no wrapped decoder layer does: the embeddings, the final norm and the LM head
+        # (HF/accelerate TRANSFORMER_BASED_WRAP). The root is gathered at the start of forward and, being the root,
+        # not freed before backward (torch.distributed.fsdp._runtime_utils._post_forward_reshard:
+        # free_unsharded_flat_param = not state._is_root and …), so it is whole for the entire step.
+        params = embedding_params(shape)
+    else:
+        # DeepSpeed ZeRO-3: largest_layer_memory = 4 × largest_layer_params, "2 bytes fp16 params are gathered and
+        # 2 bytes fp16 grads are computed" (DeepSpeed "Memory Requirements" docs); for an LLM the largest module is
+        # the embedding table or the LM head.
+        params = largest_module_params(shape)
+    acc.add(Component.gathered_embeddings, params * per_param / tp, half)
+    acc.say(VramCode.gathered_embeddings, sharding=sh, params=params, with_grads=trainable)
+
+
+def _comm_buckets(shape: Shape, sh: Sharding, trainable: float, tp: int, mp: int, half: Precision, acc: _Acc) -> None:
+    """Gradient communication buffers of sharded data parallelism (16-bit, never more than the trainable params)."""
+    if sh == Sharding.fsdp:
+        # FSDP reduce-scatters each unit's gradient: one decoder layer's unsharded 16-bit gradient while the next
+        # layer computes (torch FSDP post-backward hook: the unsharded grad lives until its reduce-scatter ends)
+        elements = min(layer_params(shape), trainable / shape.layers)
+    else:
+        # DeepSpeed reduces gradients through buckets of reduce_bucket_size elements; HF Trainer's "auto" sets it to
+        # hidden_size² (transformers integrations/deepspeed.py) and overlap_comm (on in the HF/PEFT example configs)
+        # double-buffers them: 2 buckets
+        elements = min(2 * shape.hidden * shape.hidden, trainable)
+    acc.add(Component.comm_buckets, elements * 2 / mp, half)
+    acc.say(VramCode.comm_buckets, sharding=sh, grad_params=elements)
+
+
+def _input_embedding_params(shape: Shape) -> float:
+    """Parameters of the input embedding table (vocab × hidden): the nn.Embedding a trainer sees."""
+    return float(shape.vocab * shape.hidden)
+
+
+def _opt_state_bytes(opt: Optimizer, half: bool, params: float, embedding: float, acc: _Acc) -> float:
+    """Optimizer-state bytes for `params` trainable parameters, `embedding` of them in an nn.Embedding."""
+    if opt == Optimizer.adamw8bit and embedding > 0:
+        acc.say(VramCode.adamw8bit_embeddings, embedding_params=embedding)
+        # the embedding's states: AdamW's two fp32 moments, 2 × 4 B
+        return (params - embedding) * _opt_bytes(opt, half, acc) + embedding * 8.0
+    return params * _opt_bytes(opt, half, acc)
 
 
 def _opt_bytes(opt: Optimizer, half: bool, acc: _Acc) -> float:
@@ -510,12 +629,8 @@ def _score_bytes(style: LayerStyle, reg: _Regime) -> int:
     return soft + mask + feed
 
 
-def _token_bytes(s: Shape, style: LayerStyle, reg: _Regime, seq: int, tp: int, scores: bool, cross: bool) -> float:
-    """Bytes one layer keeps for backward per token (Korthikanti eq. 1-2, tensor by tensor for `s` and `style`).
-
-    `cross`: a decoder layer of an encoder-decoder model, with a second (cross-)attention block whose K and V
-    span the encoder's tokens (taken as many as the decoder's).
-    """
+def _token_bytes(s: Shape, style: LayerStyle, reg: _Regime, seq: int, tp: int, scores: bool) -> float:
+    """Bytes one layer (attention + MLP) keeps for backward per token (Korthikanti eq. 1-2, tensor by tensor)."""
     h, i = s.hidden, s.intermediate
     q_dim, kv_dim = s.heads * s.head_dim, s.kv_heads * s.head_dim
     c, mask = reg.compute, (DROPOUT_MASK_BYTES if style.dropout else 0)
@@ -528,22 +643,36 @@ def _token_bytes(s: Shape, style: LayerStyle, reg: _Regime, seq: int, tp: int, s
     n_in = (2 if s.gated_mlp else 1) if reg.cast_per_linear else 1
     mlp_repl = n_in * c * h + mask * h + norm * h
     mlp_split = (4 if s.gated_mlp else 2) * c * i * s.active_experts
-    blocks = 2 if cross else 1  # attention blocks in the layer
-    per_token = blocks * attn_repl + mlp_repl + (blocks * attn_split + mlp_split) / tp
+    per_token = attn_repl + mlp_repl + (attn_split + mlp_split) / tp
     if scores:
-        per_token += blocks * _score_bytes(style, reg) * s.heads * seq / tp
+        per_token += _score_bytes(style, reg) * s.heads * seq / tp
     return per_token
 
 
+def _cross_bytes(s: Shape, style: LayerStyle, reg: _Regime, dec_seq: int, enc_seq: int, tp: int, scores: bool) -> float:
+    """Bytes a decoder layer's cross-attention block keeps for one sequence: per decoder token its input, mask and
+    norm, Q and the output-projection input, the scores over the encoder's tokens; per encoder token K and V."""
+    h = s.hidden
+    q_dim, kv_dim = s.heads * s.head_dim, s.kv_heads * s.head_dim
+    c, mask = reg.compute, (DROPOUT_MASK_BYTES if style.dropout else 0)
+    norm = reg.stream + (RMS_UPCAST_BYTES if style.norm == "rms" else 0)
+    per_dec = (2 if reg.cast_per_linear else 1) * c * h + mask * h + norm * h + 2 * c * q_dim / tp
+    if scores:
+        per_dec += _score_bytes(style, reg) * s.heads * enc_seq / tp
+    return per_dec * dec_seq + 2 * c * kv_dim / tp * enc_seq
+
+
 def _layers_activation_bytes(s: Shape, style: LayerStyle, reg: _Regime, seq: int, b: int, tp: int,
-                             scores: bool) -> tuple[float, float]:
-    """(all layers, the largest single layer) bytes kept for backward at sequence `seq` and micro-batch `b`."""
-    tokens = float(seq) * b
-    plain = _token_bytes(s, style, reg, seq, tp, scores, cross=False) * tokens
+                             scores: bool, dec_seq: int | None = None) -> tuple[float, float]:
+    """(all layers, the largest single layer) bytes kept for backward at sequence `seq` and micro-batch `b`;
+    an encoder-decoder's decoder layers run over `dec_seq` tokens (default: `seq`) with cross-attention to `seq`."""
+    plain = _token_bytes(s, style, reg, seq, tp, scores) * seq * b
     if not s.encoder_decoder:
         return plain * s.layers, plain
-    decoder = _token_bytes(s, style, reg, seq, tp, scores, cross=True) * tokens
-    return plain * (s.layers - s.decoder_layers) + decoder * s.decoder_layers, decoder
+    dec_seq = dec_seq or seq
+    decoder = (_token_bytes(s, style, reg, dec_seq, tp, scores) * dec_seq
+               + _cross_bytes(s, style, reg, dec_seq, seq, tp, scores)) * b
+    return plain * (s.layers - s.decoder_layers) + decoder * s.decoder_layers, max(plain, decoder)
 
 
 def _regime(p: Precision, amp: bool) -> _Regime:
@@ -553,7 +682,8 @@ def _regime(p: Precision, amp: bool) -> _Regime:
 
 
 def _training_activations(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precision, seq: int,
-                          ckpt: Checkpointing, tp: int, pp: int, flash: bool, reg: _Regime, acc: _Acc) -> None:
+                          dec_seq: int, ckpt: Checkpointing, tp: int, pp: int, flash: bool, reg: _Regime,
+                          acc: _Acc) -> None:
     b = req.batch_size
     if model.activation_profile is not None:
         prof = model.activation_profile
@@ -569,17 +699,23 @@ def _training_activations(model: ModelSpec, shape: Shape | None, req: VramReques
     if reg is AMP:
         acc.say(VramCode.amp_activations)
     scores = not (flash or ckpt == Checkpointing.selective)
-    every, largest = _layers_activation_bytes(shape, style, reg, seq, b, tp, scores)
+    every, largest = _layers_activation_bytes(shape, style, reg, seq, b, tp, scores, dec_seq)
     # With 1F1B pipeline schedules the first stage holds pp micro-batches of L/pp
     # layers: L layers' worth regardless of pp (Korthikanti et al. §4.2.3).
     if pp > 1:
         acc.say(VramCode.pipeline_activations)
+    acc.regime = reg
     act = Precision.fp32 if reg is FULL32 else _half(p)
     if ckpt == Checkpointing.full:
         # each layer's input (one residual-stream tensor), plus an encoder-decoder's encoder output that every
-        # decoder layer's cross-attention reads
-        kept = shape.layers + (1 if shape.encoder_decoder else 0)
-        acc.add(Component.activations_checkpointed, reg.stream * seq * b * shape.hidden * kept, act)
+        # decoder layer's cross-attention reads; then one layer recomputed. Its saved tensors are counted with the
+        # loss buffers below although backward frees the loss before it recomputes: the sum stands in for the
+        # gradients that layer's backward allocates, which are not counted (calibrated on the rows above).
+        if shape.encoder_decoder:  # encoder layers and the encoder output over seq, decoder layers over dec_seq
+            kept_tokens = (shape.layers - shape.decoder_layers + 1) * seq + shape.decoder_layers * dec_seq
+        else:
+            kept_tokens = shape.layers * seq
+        acc.add(Component.activations_checkpointed, reg.stream * kept_tokens * b * shape.hidden, act)
         acc.add(Component.activations_recomputed, largest, act)
     else:
         acc.add(Component.activations, every, act)
@@ -588,7 +724,8 @@ def _training_activations(model: ModelSpec, shape: Shape | None, req: VramReques
         return
     per_logit = LOGITS_BYTES_CHUNKED if req.chunked_loss else LOGITS_BYTES_HF
     acc.say(VramCode.logits, bytes_per_logit=per_logit, chunked=req.chunked_loss)
-    acc.add(Component.logits, per_logit * seq * b * shape.vocab / tp)
+    out_tokens = dec_seq if shape.encoder_decoder else seq  # the LM head runs over the decoder's tokens
+    acc.add(Component.logits, per_logit * out_tokens * b * shape.vocab / tp)
 
 
 def _half(p: Precision) -> Precision:
@@ -596,16 +733,28 @@ def _half(p: Precision) -> Precision:
     return Precision.fp16 if p == Precision.fp16 else Precision.bf16
 
 
-def _formula(model: ModelSpec, req: VramRequest, ckpt: Checkpointing) -> list[Note]:
+def _formula(model: ModelSpec, shape: Shape | None, req: VramRequest, ckpt: Checkpointing, flash: bool,
+             reg: "_Regime | None") -> list[Note]:
     """Which formulas the estimate used (rendered with their citations by tools/messages/vram.py)."""
     if model.activation_profile is not None:
         return [Note.of(FormulaCode.profile, source=model.activation_profile.source)]
     out = [Note.of(FormulaCode.kv_cache)] if req.mode == Mode.inference else []
-    out.append(Note.of(FormulaCode.activations, attention_scores=not (req.flash_attention or ckpt == Checkpointing.selective)))
-    if req.flash_attention:
+    reg = reg or HALF
+    style = layer_style(model)
+    dropout = style.dropout and req.mode != Mode.inference
+    gated = shape.gated_mlp if shape is not None else True
+    scores = not (flash or ckpt == Checkpointing.selective)
+    score = _score_bytes(LayerStyle(style.norm, dropout, style.fp32_softmax, style.eager_only), reg) if scores else 0
+    inputs = reg.compute * ((3 + (2 if gated else 1)) if reg.cast_per_linear else 2)
+    out.append(Note.of(
+        FormulaCode.activations, inputs=inputs, norm=reg.stream + (RMS_UPCAST_BYTES if style.norm == "rms" else 0),
+        masks=2 * DROPOUT_MASK_BYTES if dropout else 0, qkv=2 * reg.compute, mlp=(4 if gated else 2) * reg.compute,
+        scores=score, cross=bool(shape is not None and shape.encoder_decoder),
+    ))
+    if flash:
         out.append(Note.of(FormulaCode.flash))
     if req.mode != Mode.inference and ckpt == Checkpointing.full:
-        out.append(Note.of(FormulaCode.recompute))
+        out.append(Note.of(FormulaCode.recompute, stream=reg.stream))
     if req.mode != Mode.inference:
         bytes_per_logit = LOGITS_BYTES_CHUNKED if req.chunked_loss else LOGITS_BYTES_HF
         out.append(Note.of(FormulaCode.logits, bytes_per_logit=bytes_per_logit, fused_bytes=LOGITS_BYTES_CHUNKED))

@@ -16,6 +16,7 @@ class Component(str, Enum):
     adapter_weights = "adapter_weights"  # LoRA adapters
     adapter_gradients = "adapter_gradients"
     gradients = "gradients"
+    gradient_partition = "gradient_partition"  # DeepSpeed ZeRO-1: the fp32 gradient partition the optimizer updates from
     optimizer_states = "optimizer_states"
     master_weights = "master_weights"  # fp32 master copy (DeepSpeed; HF/AMP's fp32 params)
     autocast_copies = "autocast_copies"  # HF/AMP 16-bit copies of the weights for forward/backward
@@ -23,6 +24,8 @@ class Component(str, Enum):
     dequant_buffer = "dequant_buffer"  # bitsandbytes: one matrix dequantised for the matmul
     ddp_buckets = "ddp_buckets"  # DDP all-reduce bucket copy of the gradients
     gathered_layers = "gathered_layers"  # ZeRO-3/FSDP: layers gathered for compute
+    gathered_embeddings = "gathered_embeddings"  # FSDP root unit / DeepSpeed's largest module, held whole
+    comm_buckets = "comm_buckets"  # ZeRO reduce buckets / FSDP's unsharded gradient of one unit
     activations = "activations"
     activations_checkpointed = "activations_checkpointed"  # full recomputation: the saved layer inputs
     activations_recomputed = "activations_recomputed"  # full recomputation: one layer's working set
@@ -63,26 +66,34 @@ class VramCode(NoteCode):
     profile_no_checkpointing = "vram.profile_no_checkpointing"
     encoder_no_kv = "vram.encoder_no_kv"
     encoder_head = "vram.encoder_head"
-    sliding_window = "vram.sliding_window"  # window_tokens, seq_len
+    sliding_window = "vram.sliding_window"  # window_tokens, seq_len, sliding_layers, layers
     kv_mla = "vram.kv_mla"  # kv_lora_rank, rope_dim
     kv_heads = "vram.kv_heads"  # attention, kv_heads, head_dim, tokens, batch_size
     ddp_assumed = "vram.ddp_assumed"  # dp
     lora_adapters = "vram.lora_adapters"  # rank, targets, trainable_params, trainable_fraction, adapter_precision, pure_half
     fp32_training = "vram.fp32_training"
     pure_half = "vram.pure_half"  # precision
-    deepspeed_layout = "vram.deepspeed_layout"
+    deepspeed_layout = "vram.deepspeed_layout"  # stage (zero1 | zero2 | zero3)
     amp_layout = "vram.amp_layout"
     fp8_training = "vram.fp8_training"
-    cpu_offload = "vram.cpu_offload"  # params_too
+    cpu_offload = "vram.cpu_offload"  # params_too, fsdp
     ddp_buckets = "vram.ddp_buckets"
     sharded = "vram.sharded"  # sharding, dp, tp, pp
     model_parallel = "vram.model_parallel"  # ranks
     adamw = "vram.adamw"  # half
     adamw8bit = "vram.adamw8bit"
+    adamw8bit_embeddings = "vram.adamw8bit_embeddings"  # embedding_params
     adafactor = "vram.adafactor"
     sgd = "vram.sgd"  # half
     pipeline_activations = "vram.pipeline_activations"
     logits = "vram.logits"  # bytes_per_logit, chunked
+    dropout_masks = "vram.dropout_masks"  # family
+    amp_activations = "vram.amp_activations"
+    eager_only = "vram.eager_only"  # model
+    encoder_decoder = "vram.encoder_decoder"  # encoder_layers, decoder_layers, seq_len
+    gathered_embeddings = "vram.gathered_embeddings"  # sharding (zero3 | fsdp), params, with_grads
+    comm_buckets = "vram.comm_buckets"  # sharding, grad_params (gradient elements the buffers hold)
+    transient_fragmentation = "vram.transient_fragmentation"  # slack_fraction, sharded
 
 
 class FormulaCode(NoteCode):
@@ -90,7 +101,7 @@ class FormulaCode(NoteCode):
 
     profile = "formula.profile"  # source
     kv_cache = "formula.kv_cache"
-    activations = "formula.activations"  # attention_scores (bool)
+    activations = "formula.activations"  # inputs, norm, masks, qkv, mlp, scores (bytes; 0: none), cross (bool)
     flash = "formula.flash"
-    recompute = "formula.recompute"
+    recompute = "formula.recompute"  # stream (bytes per saved element)
     logits = "formula.logits"  # bytes_per_logit, fused_bytes

@@ -116,8 +116,8 @@ def shape_assumption(model: ModelSpec) -> Note:
 
 def _params_label(params: float) -> str:
     if params >= 1e9:
-        return f"{params / 1e9:.3g}B-params"
-    return f"{params / 1e6:.3g}M-params"
+        return f"{params / 1e9:.3g}B"  # a name for a size alone: "13B (LoRA fine-tuning) needs …"
+    return f"{params / 1e6:.3g}M"
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ A Chinese answer may keep names (A100-80GB, Qwen2.5-7B, p4d.24xlarge, RunPod, us
 What is removed, and nothing else:
 
 * **catalog names, read from the catalog**: GPU keys, names, aliases and the tokens of their keys and names that
-  carry a digit (H100, SXM5, A6000) plus each GPU name's first word (NVIDIA, Tesla); model keys, names, aliases,
+  carry a digit (H100, SXM5, A6000) plus the first word of each GPU name and alias (NVIDIA, GeForce, Tesla,
+  Instinct); model keys, names, aliases,
   the first word of each key (llama, qwen2.5, mixtral) and its tokens with a digit; provider keys, names (also
   without their parenthetical, e.g. "Amazon Web Services"), Chinese names and first words (Alibaba, Tencent);
   instance ids (with and without the provider prefix, Azure ids also without "Standard_"), instance families and
@@ -16,7 +17,7 @@ What is removed, and nothing else:
   "default") is never used: those would hide exactly the words this counter exists to find;
 * **the committed term list** `terms.txt` (see its header for what belongs there), matched the same way; a term
   followed by a version digit (ZeRO-3, HBM3e) or preceded by a number (80GB, 7B, 4k, 8x) counts as the term;
-* **URLs, code** (fenced blocks and `inline spans`), **HTML tags and entities and Markdown syntax** (`*`, table
+* **URLs** (with a scheme, or a host and path such as github.com/org/repo), **code** (fenced blocks and `inline spans`), **HTML tags and entities and Markdown syntax** (`*`, table
   pipes and rules), which are not words.
 
 A word is a run of ASCII letters, digits and the joiners `_ ' . + / -` that holds at least one letter and is
@@ -55,6 +56,11 @@ _SHORT_LETTERS = re.compile(r"^[A-Za-z]{1,3}$")
 _FENCED = re.compile(r"(```|~~~).*?(?:\1|\Z)", re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _URL = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]{}，。；、）】》]+", re.IGNORECASE)
+# A URL written without its scheme: host.tld/path (huggingface.co/datasets/..., github.com/org/repo).
+_BARE_URL = re.compile(
+    r"(?<![\w.@-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|ai|co|cn|dev|edu|gov|me|app|sh|info)/[^\s<>()\[\]{}，。；、）】》]*",
+    re.IGNORECASE,
+)
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>|<!--.*?(?:-->|\Z)", re.DOTALL)
 _ENTITY = re.compile(r"&[A-Za-z]+;|&#\d+;")
 _MARKUP = re.compile(r"[*|`]")
@@ -100,7 +106,7 @@ def catalog_names(catalog: Any) -> list[str]:
     names: list[str] = []
     loose: list[str] = []  # parentheticals and regions: a plain lower-case word there is prose, not a name
     for g in catalog.gpus.values():
-        names += [g.key, g.name, *g.aliases, g.vendor, _first_word(g.name)]
+        names += [g.key, g.name, *g.aliases, g.vendor, _first_word(g.name), *(_first_word(a) for a in g.aliases)]
         names += _digit_tokens(g.key) + _digit_tokens(g.name)
         for n in (g.name, *g.aliases):
             loose += _split_parenthetical(n)[1:]
@@ -186,7 +192,7 @@ class LatinWordCounter:
     @staticmethod
     def strip_markup(text: str) -> str:
         """Code, URLs, HTML and Markdown syntax replaced by spaces (they are not words)."""
-        for pattern in (_FENCED, _INLINE_CODE, _HTML_TAG, _URL, _ENTITY, _MARKUP):
+        for pattern in (_FENCED, _INLINE_CODE, _HTML_TAG, _URL, _BARE_URL, _ENTITY, _MARKUP):
             text = pattern.sub(" ", text)
         return text
 

@@ -41,6 +41,21 @@ def group_rows(groups: dict[str, GroupStats]) -> list[tuple[str, str, str]]:
     return [(name, f"{g.passed}/{g.total}", _pct(g.score)) for name, g in groups.items()]
 
 
+def check_rows(r: EvalReport) -> list[tuple[str, str, str]]:
+    """Per check: items that failed it, and items that failed it and nothing else (what one fix would gain)."""
+    failed: dict[str, int] = {}
+    alone: dict[str, int] = {}
+    for i in r.items:
+        if i.passed:
+            continue
+        names = sorted({f.split(":", 1)[0] for f in i.failures}) or ["unknown"]  # failures read "check: reason"
+        for n in names:
+            failed[n] = failed.get(n, 0) + 1
+        if len(names) == 1:
+            alone[names[0]] = alone.get(names[0], 0) + 1
+    return [(n, str(failed[n]), str(alone.get(n, 0))) for n in sorted(failed, key=lambda n: (-failed[n], n))]
+
+
 def _one_line(text: str, limit: int = 0) -> str:
     flat = " ".join(text.split())
     return flat if not limit or len(flat) <= limit else flat[: limit - 1] + "…"
@@ -91,6 +106,8 @@ def to_markdown(r: EvalReport) -> str:
     out += [_md_table(["measure", "value"], headline_rows(r)), ""]
     out += ["## By category", "", _md_table(["category", "passed", "rate"], group_rows(r.by_category)), ""]
     out += ["## By language", "", _md_table(["language", "passed", "rate"], group_rows(r.by_language)), ""]
+    if r.failed:
+        out += ["## Failed checks", "", _md_table(["check", "items failing it", "items failing only it"], check_rows(r)), ""]
     failed = r.failed
     out += [f"## Failed items ({len(failed)})", ""]
     out += [_md_failed(i) + "\n" for i in failed] or ["None.", ""]
@@ -140,6 +157,9 @@ def to_html(r: EvalReport) -> str:
     parts.append(_html_table(["measure", "value"], headline_rows(r)))
     parts.append("<h2>By category</h2>" + _html_table(["category", "passed", "rate"], group_rows(r.by_category)))
     parts.append("<h2>By language</h2>" + _html_table(["language", "passed", "rate"], group_rows(r.by_language)))
+    if r.failed:
+        parts.append("<h2>Failed checks</h2>" + _html_table(["check", "items failing it", "items failing only it"],
+                                                            check_rows(r)))
     parts.append(f"<h2>Failed items ({len(r.failed)})</h2>")
     for i in r.failed:
         reasons = "".join(f"<li>{_h(f)}</li>" for f in i.failures)

@@ -121,7 +121,7 @@ def run_item(item: GoldenItem, make_advisor: Callable[[], AskingAdvisor], settin
             total_s=round(time.perf_counter() - start, 4), error=message, source_file=item.source_file,
         )
     assert answer is not None
-    checks = score_answer(item, answer, settings.exchange_rate)
+    checks = score_answer(item, answer, settings.exchange_rate, latin=_latin_counter(settings))
     rec = answer.recommendation
     result = ItemResult(
         id=item.id, lang=item.lang, category=item.category,
@@ -263,3 +263,11 @@ def run_eval(
         started=started.isoformat(timespec="seconds"),
         judge_meta=getattr(judge, "meta", None),
     )
+
+
+def _latin_counter(settings):
+    """The language check knows the names of the catalog this run uses (a user catalog adds names)."""
+    from assistant.evaluation.latin_words import counter_for
+    from knowledge.catalog import load_catalog
+
+    return counter_for(load_catalog(settings))

@@ -100,5 +100,6 @@ def render(blocks: list[Block], lang: str) -> str:
             if b.items:
                 title = render_note(Note(code="answer.sources"), lang)
                 # the title and section are in the passage's language; the doc id is for machines (Answer.citations)
-                parts.append("\n".join([title, *(f"[{n}] {t} § {s.split('>')[-1].strip()}" for n, doc, t, s in b.items)]))
+                parts.append("\n".join([title, *(f"[{n}] {t}" + (f" § {sec}" if (sec := s.split('>')[-1].strip()) else "")
+                                               for n, doc, t, s in b.items)]))
     return "\n\n".join(p for p in parts if p.strip())

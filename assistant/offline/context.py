@@ -35,6 +35,7 @@ class TurnContext(BaseModel):
     cues: list[str] = Field(default_factory=list, description="cue families in the turn (a second question: 'what is X?')")
     confidence: float = 1.0
     turn: int = 1
+    stated: list[str] = Field(default_factory=list, description="slots stated in this turn (the rest came from earlier turns)")
 
     def get(self, name: str, default: Any = None) -> Any:
         value = self.slots.get(name)

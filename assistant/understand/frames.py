@@ -48,6 +48,7 @@ class Facts:
     in_domain: bool
     load: bool
     short: bool
+    concept_only: bool  # this turn names no model, size, GPU, memory or quantity: at most concepts (mode, billing …)
 
     def has(self, *cues: str) -> bool:
         return any(c in self.cues for c in cues)
@@ -70,7 +71,12 @@ def _facts(r: Reading, state: ConversationState) -> Facts:
         in_domain=r.in_domain,
         load=any(s in stated for s in LOAD_SLOTS),
         short=len(r.split.own) < (40 if r.language == "en" else 16),
+        concept_only=not (stated - CONCEPT_SLOTS),
     )
+
+
+# Slots a concept question names without stating a workload ("when should I use spot?", "LoRA vs QLoRA?")
+CONCEPT_SLOTS = frozenset({"mode", "billing", "precision", "features", "pasted"})
 
 
 # The README's tie-breaks as an ordered table: (name, frame, condition). First match wins.
@@ -129,10 +135,24 @@ class FrameDecider:
                 return FrameDecision(Frame.feasibility if f.hardware else Frame.memory, p, "workload")
             if p < UNSURE and not f.workload and not f.hardware and f.has("guidance", "howto", "troubleshoot") and frame not in (Frame.guidance, Frame.spec, Frame.catalog_filter, Frame.comparison):
                 return FrameDecision(Frame.guidance, p, "unsure: a question about how or why, nothing to compute")
+            if (p < UNSURE and f.concept_only and r.question_cues & {"guidance", "howto"}
+                    and frame not in (Frame.guidance, Frame.spec, Frame.catalog_filter, Frame.comparison)):
+                # "what's the difference between LoRA and QLoRA?" after a workload: a concept, not the workload again
+                return FrameDecision(Frame.guidance, p, "unsure: a concept question naming no workload or hardware")
             if frame == Frame.out_of_scope and f.in_domain:
                 return FrameDecision(Frame.guidance, p, "in the domain: never out of scope")
             if frame == Frame.comparison and f.gpus < 2 and len(state.get("gpus") or []) < 2:
+                if f.gpus and f.has("cost") and not f.workload:
+                    return FrameDecision(Frame.cost, p, "one GPU and a price question: its offers")
                 return FrameDecision(Frame.spec if f.gpus else Frame.guidance, p, "one GPU is no comparison")
+            if frame == Frame.spec and f.gpus >= 2:
+                return FrameDecision(Frame.comparison, p, "the specs of two GPUs side by side")
+            if frame == Frame.recommend and not f.workload and f.gpus and "budget" not in f.stated:
+                # "can I rent H100s in China?", "who offers H100?": nothing to size, so the GPU's offers or its card
+                return FrameDecision(Frame.cost if f.has("cost") else Frame.spec, p, "a GPU named, no workload to size")
+            if (frame in (Frame.memory, Frame.feasibility) and not f.workload and not f.hardware
+                    and r.question_cues & {"guidance", "troubleshoot"}):
+                return FrameDecision(Frame.guidance, p, "what memory depends on, no workload to size")
             if frame == Frame.memory and not f.workload and not f.training and not f.inference and f.gpus:
                 return FrameDecision(Frame.spec, p, "memory of a GPU, no workload: a spec")
             return FrameDecision(frame, p, how)

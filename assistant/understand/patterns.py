@@ -261,7 +261,7 @@ def money_amounts(t: str) -> list[MoneyReading]:
 # ------------------------------------------------------------------ training data
 
 _SPEED = r"(?:\s*/\s*s(?:ec)?\b|\s*per\s+(?:second|sec)\b|\s*/\s*秒|\s*每秒|\s*/\s*user)"
-_TOKENS = re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:个\s*)?(?:tokens?|toks?\b|token数)(?!{_SPEED})", re.I)
+_TOKENS = re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:个\s*)?(?:(?:training|train|pretraining|pre-training|fine-?tuning|of|high-quality|clean|unique|训练|预训练)\s+){{0,2}}(?:tokens?|toks?\b|token数)(?!{_SPEED})", re.I)
 _PER_MILLION = re.compile(r"(?:per|/|每|一)\s*(?:1\s*)?$", re.I)
 _LENGTH_WORDS = re.compile(r"(?:input|output|prompt|completion|generat|context|ctx|上下文|输入|输出|生成|回复|提示|序列|seq|长度|length|每条|per request|each request|max_new|in\b|out\b)", re.I)
 _EPOCHS = re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(?:个\s*)?(?:epochs?\b|ep\b|轮(?!次请求)|遍)", re.I)
@@ -298,7 +298,7 @@ def epochs(t: str) -> float | None:
 _SEQ_PRE = re.compile(
     rf"(?:seq(?:uence)?(?:[ _-]?len(?:gth)?)?|context(?:[ _-]?(?:length|window|len|size))?|ctx(?:[ _-]?len)?|max[_ -]?(?:seq|model)?[_ -]?len(?:gth)?|"
     rf"cutoff(?:[_ ]len)?|model_max_length|max_model_len|max_position_embeddings|上下文(?:长度|窗口)?|序列长度|序列|文本长度|长度)"
-    rf"\s*(?:\(|（|of|=|:|：|为|是|is|要|到|设成|设为|改到|改成|to|bumped to|up to)?\s*(?:约|大概|~)?\s*{N}\s*(k|K)?(?![A-Za-z0-9])",
+    rf"\s*(?:\(|（|of|=|:|：|为|是|is|要|到|设成|设为|改到|改成|to|bumped to|up to)?\s*(?:约|大概|~)?\s*{N}\s*(k|K|万)?(?![A-Za-z0-9])",
     re.I,
 )
 _SEQ_POST = re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*(?:tokens?\s*(?:of\s*)?)?(?:的\s*)?(?:以上的?\s*)?(?:context|ctx|上下文|上文|长上文|序列长度|seq(?:uence)?(?:\s*len(?:gth)?)?|长文本|窗口|长度)", re.I)
@@ -345,8 +345,8 @@ DURATION_UNITS = [
 MONTH_FACTOR = 730.0
 _DURATION = [(re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*{unit}", re.I), f) for unit, f in DURATION_UNITS]
 _A_DURATION = re.compile(r"(?:\ba|\ban|one)\s+(hour|day|week|month)\b", re.I)
-_WITHIN = re.compile(r"(?:within|in|under|less than|no more than|by|before|不超过|少于|要在|得在|需要在)\s*(?:the next\s*)?$", re.I)
-_WITHIN_AFTER = re.compile(r"^\s*(?:内|之内|以内|以里|前|之前|里)(?:训完|跑完|完成|搞定|出结果|结束)?|^\s*(?:训完|跑完|完成|搞定|出结果)", re.I)
+_WITHIN = re.compile(r"(?:within|in|under|less than|no more than|by|before|不超过|少于|要在|得在|需要在|给(?:我们|我|了)?|只有|只给|(?:we|i)(?: only)? have|have only|got)\s*(?:the next\s*|only\s*)?$", re.I)
+_WITHIN_AFTER = re.compile(r"^\s*(?:内|之内|以内|以里|前|之前|里)(?:训完|跑完|完成|搞定|出结果|结束)?|^\s*(?:训完|跑完|完成|搞定|出结果)|^\s*的?时间", re.I)
 _DEADLINE_WORDS = re.compile(r"(?:deadline|due|截止|ddl|交付|赶|来得及|finish|done|complete|ready|训完|跑完|完成)", re.I)
 _PER_DAY = re.compile(rf"{N}\s*(?:hours?|hrs?|h|小时|个小时)\s*(?:a|per|/|each)\s*day|(?:每天|一天|每日)\s*(?:用|跑|开|使用|训练|大概|约|只)?\s*{N}\s*(?:个)?(?:小时|h\b|hours?)", re.I)
 WEEKDAYS = {
@@ -430,7 +430,8 @@ def time_slots(t: str, training: bool) -> TimeReading:
                 continue
             if re.search(r"(?:每天|一天|每日|a day|per day)\s*$", before):
                 continue
-            deadline = bool(_WITHIN.search(before) or _WITHIN_AFTER.match(after)) and (training or _DEADLINE_WORDS.search(text))
+            deadline = bool(_WITHIN.search(before) or _WITHIN_AFTER.match(after)) and (
+                training or _DEADLINE_WORDS.search(text) or re.search(r"(?<![A-Za-z])tokens?\b|token", text, re.I))
             if deadline:
                 out.deadline_hours = out.deadline_hours or hours
             elif re.search(r"(?:how long|多久|多长时间|几天|多少天)", text[m.start() - 30 : m.start()], re.I):
@@ -537,7 +538,7 @@ def load(t: str) -> LoadReading:
 # ------------------------------------------------------------------ model size
 
 _PARAMS = re.compile(
-    rf"(?<![A-Za-z0-9_.\-]){N}\s*(b|B|billion|m|M|million|亿|十亿|百亿|千亿|万亿)\s*(?:的)?\s*(?:参数量?|param(?:eter)?s?|模型|model|大模型|llm|dense|moe)?(?![A-Za-z0-9_\-]|\s*(?:tokens?|toks?|token))",
+    rf"(?<![A-Za-z0-9_.\-]){N}\s*(b|B|billion|m|M|million|亿|十亿|百亿|千亿|万亿)(?:\s*的\s*|\s*-?\s*)(?:参数量?|param(?:eter)?s?|模型|model|大模型|llm|dense|moe)?(?![A-Za-z0-9_\-]|\s*(?:tokens?|toks?|token))",
     re.I,
 )
 

@@ -403,6 +403,8 @@ class Reader:
                 continue  # a plain lower-case word is not a model name unless it is a family
             if re.fullmatch(r"(?i)(?:rtx|gtx|rx|[a-z]{1,2})\s?\d{2,5}[a-z]{0,2}", surface):
                 continue  # GPU-like ("3080", "P40"): not a model
+            if re.fullmatch(r"(?i)[bmk]?[-_ ]?(?:param(?:eter)?s?|dense|moe)", surface):
+                continue  # the tail of a size ("13B-param model"): the size is read as params
             return surface, None
         return None, None
 

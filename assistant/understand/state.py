@@ -40,6 +40,15 @@ class Preferences(BaseModel):
     lang: Literal["en", "zh"] | None = None
 
 
+_REPLACES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("model", ("params", "model_name")),
+    ("params", ("model",)),
+    ("model_name", ("model",)),
+    ("gpus", ("available_gib",)),
+    ("available_gib", ("gpus", "gpu_count")),
+)
+
+
 class ConversationState(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -93,6 +102,13 @@ class ConversationState(BaseModel):
             slots[name] = SlotValue(value=value, source="pasted" if name in pasted_slots else "user", turn=turn)
         for name in update.retract:
             slots.pop(name, None)
+        # One workload and one piece of hardware at a time: what is named now replaces its alternatives
+        # ("a 1.3B model" after Llama-3-70B; "on an A100" after "a 24GB card").
+        for stated, replaced in _REPLACES:
+            if getattr(update, stated) is not None:
+                for name in replaced:
+                    if getattr(update, name) is None:
+                        slots.pop(name, None)
         return self.model_copy(update={"slots": slots, "frame": frame, "turn": turn})
 
     def with_currency(self, currency: str, source: Source = "user") -> "ConversationState":

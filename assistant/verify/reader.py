@@ -126,7 +126,7 @@ _LIST_PREFIX_RE = re.compile(r"[ \t]*(?:[-*+>][ \t]+)?[(（]?")  # "1. ", "- 2) 
 _LIST_SUFFIX_RE = re.compile(r"[.)、）](?=[ \t])")
 _HEADING_PREFIX_RE = re.compile(r"[ \t]*#{1,6}[ \t]+")  # "## 3 Cost", "### 2.1 Memory"
 _HEADING_SUFFIX_RE = re.compile(r"(?:\.\d+)*\.?(?=[ \t])")
-_GPU_WORDS = frozenset({"RTX", "PRO", "Gaudi", "Quadro", "Ascend", "昇腾", "TPU", "GeForce"})  # RTX 4090, Gaudi 2
+_GPU_WORDS = frozenset({"RTX", "PRO", "Gaudi", "Quadro", "Ascend", "昇腾", "TPU", "GeForce", "Atlas"})  # RTX 4090, Atlas 800T
 _GPU_BEFORE_RE = re.compile(rf"(?<![A-Za-z0-9_]){_GPU}[ \t-]*$")
 # "A100 x 8", "H100×8": a count after the GPU name.
 _GPU_TIMES_BEFORE_RE = re.compile(rf"(?<![A-Za-z0-9_.-]){_GPU}[ \t]*[x×*][ \t]*$")
@@ -146,11 +146,11 @@ _APPROX_AFTER_RE = re.compile(r"[ \t]*(?:\*\*)?[ \t]*左右")
 _MULT_CN = {"万亿": 1e12, "千亿": 1e11, "百亿": 1e10, "十亿": 1e9, "千万": 1e7, "百万": 1e6, "十万": 1e5,
             "万": 1e4, "亿": 1e8, "千": 1e3}
 _MULT_WORD = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
-_MULT_LETTER = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12, "bn": 1e9, "mn": 1e6, "w": 1e4, "W": 1e4}
+_MULT_LETTER = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "b": 1e9, "T": 1e12, "bn": 1e9, "mn": 1e6, "w": 1e4, "W": 1e4}
 _MULT_BODY = (
     r"[ \t]?(?P<cn>万亿|千亿|百亿|十亿|千万|百万|十万|万|亿|千)"
     r"|[ \t]?(?P<word>thousand|million|billion|trillion)(?![A-Za-z])"
-    r"|(?P<let>bn|mn|[kKMBT])(?![A-Za-z0-9])"
+    r"|(?P<let>bn|mn|[kKMBTb])(?![A-Za-z0-9])"  # "7b": people write parameter counts in lower case too
 )
 _MULT_RE = re.compile(_MULT_BODY)
 # After a currency sign, "w"/"W" is 万 (¥2w = 20000), not watts.
@@ -380,7 +380,7 @@ def _model_before(t: str, s: int) -> bool:
     if m:
         return _model_before(t, m.start())
     j = s
-    for _ in range(3):
+    for _ in range(4):
         k = j
         while k > 0 and t[k - 1] in " \t":
             k -= 1
@@ -394,10 +394,14 @@ def _model_before(t: str, s: int) -> bool:
             return False
         if _FAMILY_RE.match(word):
             return True
-        if not _VERSION_RE.fullmatch(word):
+        if not (_VERSION_RE.fullmatch(word) or word in _MODEL_WORDS):
             return False
         j = k
     return False
+
+
+# Words a model's name may hold between its family and its size: "DeepSeek LLM 67B", "Qwen2.5 Coder 32B".
+_MODEL_WORDS = frozenset({"LLM", "Chat", "Instruct", "Base", "Coder", "Code", "Math", "VL", "MoE", "Lite", "Vision", "it"})
 
 
 def _char_before(t: str, s: int) -> str:

@@ -55,6 +55,7 @@ def model_from_hf_config(path: str | Path) -> ModelSpec:
         kv_lora_rank=shape.kv_lora_rank,
         qk_rope_head_dim=shape.qk_rope_head_dim,
         sliding_window=shape.sliding_window,
+        layer_types=shape.layer_types,
         intermediate_size=shape.intermediate,
         vocab_size=shape.vocab,
         max_context=shape.max_context,
@@ -95,6 +96,7 @@ class Shape:
     qk_nope_head_dim: int | None = None
     v_head_dim: int | None = None
     sliding_window: int | None = None
+    layer_types: list[str] | None = None  # per-layer attention kind ('full_attention' / 'sliding_attention')
     decoder_layers: int = 0  # encoder-decoder only
     attention: AttentionType = AttentionType.mha
 
@@ -164,6 +166,14 @@ def shape_from_config(raw: dict[str, Any], where: str = "config") -> Shape:
     if mtype in ("qwen2", "qwen2_moe", "qwen3", "qwen3_moe") and not cfg.get("use_sliding_window", False):
         sliding = None  # Qwen configs carry a window that is switched off
     max_ctx = _get(cfg, "max_position_embeddings", "seq_length", "n_positions", "max_sequence_length", "n_ctx")
+    # Per-layer attention kinds as transformers writes them (Gemma-2/3, Qwen2/3, GPT-OSS …): the KV cache keeps
+    # `sliding_window` tokens in the sliding layers only (tools/kv_cache.py).
+    layer_types = cfg.get("layer_types")
+    if layer_types is not None and not (
+        isinstance(layer_types, list) and all(isinstance(t, str) for t in layer_types)
+    ):
+        raise InputError(f"{where}: layer_types must be a list of names such as 'full_attention' and "
+                         "'sliding_attention'.")
 
     shape = Shape(
         model_type=mtype,
@@ -193,6 +203,7 @@ def shape_from_config(raw: dict[str, Any], where: str = "config") -> Shape:
         qk_nope_head_dim=_get(cfg, "qk_nope_head_dim"),
         v_head_dim=_get(cfg, "v_head_dim"),
         sliding_window=int(sliding) if sliding else None,
+        layer_types=list(layer_types) if layer_types else None,
         decoder_layers=int(_get(cfg, "num_decoder_layers") or layers) if kind == ModelKind.encoder_decoder else 0,
     )
     if shape.kv_lora_rank:

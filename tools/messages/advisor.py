@@ -265,6 +265,7 @@ MESSAGES: dict = {
     # ------------------------------------------------------------ recommendation
     "rec.lead": (_rec_lead, _rec_lead),
     "rec.lead_unpriced": (_rec_unpriced, _rec_unpriced),
+    "rec.quantised": ("With quantised weights (cheaper; check the quality caveat):", "改用量化权重（更便宜；注意精度影响）："),
     "rec.within_budget": (
         lambda p, f: f"That is within your budget of {f.money(p.get('budget'), p.get('currency'))} {_per(p, f)}.",
         lambda p, f: f"在你{_per(p, f)} {f.money(p.get('budget'), p.get('currency'))} 的预算之内。",
@@ -406,9 +407,11 @@ MESSAGES: dict = {
     "filter.none": (lambda p, f: f"No GPU in the catalog {p.get('what')}.", lambda p, f: f"目录中没有{p.get('what')}的 GPU。"),
     "filter.what": (
         lambda p, f: " and ".join(filter(None, [("support " + _list([FEATURE_EN.get(x, x) for x in p.get("features") or []], f)) if p.get("features") else "",
-                                                (f"have at least {f.g(p.get('min_memory_gb'))} GB") if p.get("min_memory_gb") else ""])) or "match",
+                                                (f"have at least {f.g(p.get('min_memory_gb'))} GB") if p.get("min_memory_gb") else "",
+                                                {"cn": "are rentable in mainland China", "intl": "are rentable outside mainland China"}.get(p.get("region") or "", "")])) or "match",
         lambda p, f: "且".join(filter(None, [("支持 " + _list([FEATURE_EN.get(x, x) for x in p.get("features") or []], f)) if p.get("features") else "",
-                                            (f"显存至少 {f.g(p.get('min_memory_gb'))} GB") if p.get("min_memory_gb") else ""])) or "符合条件",
+                                            (f"显存至少 {f.g(p.get('min_memory_gb'))} GB") if p.get("min_memory_gb") else "",
+                                            {"cn": "在中国大陆有租用报价", "intl": "在中国大陆以外有租用报价"}.get(p.get("region") or "", "")])) or "符合条件",
     ),
     # ------------------------------------------------------------ serving (codes in assistant/offline/handlers/serving.py)
     "serve.lead": (

@@ -150,7 +150,10 @@ class Formatter:
         if self.zh and not table and abs(v) >= 10_000 and math.isfinite(v):
             text = f"{sym}{v / 10_000:,.2f}".rstrip("0").rstrip(".") + "万"
         else:
-            text = f"{sym}{v:,.{_digits(v)}f}"
+            digits = _digits(v)
+            if digits == 3 and abs(v * 100 - round(v * 100)) < 1e-6:
+                digits = 2  # a price quoted in cents stays in cents: $1.00/h, not $1.000/h
+            text = f"{sym}{v:,.{digits}f}"
         return text + PER[self.lang].get(per, "")
 
 

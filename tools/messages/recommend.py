@@ -45,10 +45,12 @@ def _price(zh: bool):
         monthly = f.money(p["monthly"], p["currency"], "month")
         billing, grade = f.term("billing", p["billing"]), f.term("grade", p["grade"])
         age = p.get("age") or f.as_of(p.get("as_of"))  # the price's age note (rendered), else its date
-        nodes = p.get("nodes") or 1
+        nodes, copies = p.get("nodes") or 1, p.get("copies") or 1
         if zh:
-            return f"{hourly} {billing}" + (f"（{nodes} 节点）" if nodes > 1 else "") + f"，每月 {monthly.removesuffix('/月')}，{grade}，{age}"
-        return f"{hourly} {billing}" + (f" ({nodes} nodes)" if nodes > 1 else "") + f", {monthly}, {grade}, {age}"
+            scale = "，".join(x for x in (f"{nodes} 节点" if nodes > 1 else "", f"{copies} 份" if copies > 1 else "") if x)
+            return f"{hourly} {billing}" + (f"（{scale}）" if scale else "") + f"，每月 {monthly.removesuffix('/月')}，{grade}，{age}"
+        scale = ", ".join(x for x in (f"{nodes} nodes" if nodes > 1 else "", f"{copies} copies" if copies > 1 else "") if x)
+        return f"{hourly} {billing}" + (f" ({scale})" if scale else "") + f", {monthly}, {grade}, {age}"
 
     return render
 
@@ -349,12 +351,13 @@ def _basis(zh: bool):
         band, room = f.pct(p["band_fraction"]), f.pct(p["headroom_fraction"])
         if zh:
             what = {"job": "整个任务的费用", "hour": "每小时费用", "month": "每月费用"}[need]
-            lead = "中国大陆的报价排在前面；" if p.get("mainland_first") else ""
+            lead = "中国大陆的报价排在前面；" if p.get("mainland_first") else ("中国大陆以外的报价排在前面；" if p.get("mainland_last") else "")
             return (f"{lead}按{what}排序，计费方式取能覆盖该时长的最便宜一种；与最便宜方案相差 {band} 以内时，"
                     f"先看是否更合适（显存余量至少为可用显存的 {room}、互联、主机配置、软件支持），再看价格是否较新、来源是否可靠；"
                     "差距更大时按费用排序。")
         what = {"job": "the cost of the job", "hour": "the cost per hour", "month": "the cost of a month of use"}[need]
-        lead = "Mainland-China offers first; " if p.get("mainland_first") else ""
+        lead = ("Mainland-China offers first; " if p.get("mainland_first")
+                else "offers outside mainland China first (mainland platforms bill in CNY); " if p.get("mainland_last") else "")
         text = (f"{lead}ranked by {what} at the cheapest billing that covers it; within {band} of the cheapest, a better "
                 f"fit (memory headroom of at least {room} of usable memory, interconnect, host, software support) comes "
                 "first, then a fresher price and a more trustworthy source; beyond that, cost decides.")
@@ -381,7 +384,8 @@ _STACK = {"cuda": "CUDA", "rocm": "ROCm", "cann": "CANN"}
 def _cc(p: dict, f: Formatter) -> str:
     if p.get("cc") is None:
         return ""
-    return f"（计算能力 {f.g(p['cc'])}）" if f.zh else f" (compute capability {f.g(p['cc'])})"
+    cc = f"{float(p['cc']):.1f}"
+    return f"（计算能力 {cc}）" if f.zh else f" (compute capability {cc})"
 
 
 def _software_reject(zh: bool):
@@ -454,7 +458,7 @@ def _tok_s(f: Formatter, x) -> str:
 def _serve_option(zh: bool):
     def render(p: dict, f: Formatter) -> str:
         w, copies = p.get("weights"), p.get("copies") or 1
-        cost = p.get("cost_per_million")
+        cost = p.get("cost_per_million_output_tokens_at_load")
         if zh:
             text = (f"{w} 权重：此负载下输出 {_tok_s(f, p['output_tok_s'])}，首 token 延迟 {_ms(f, p['ttft_ms'])}，"
                     f"每个输出 token {_ms(f, p['tpot_ms'])}（每用户 {_tok_s(f, p['tokens_per_user_s'])}），"
@@ -512,7 +516,7 @@ def _serve_kv(zh: bool):
     def render(p: dict, f: Formatter) -> str:
         copies = p.get("copies") or 1
         if zh:
-            where = f"{copies} 份部署" if copies > 1 else "一台机器"
+            where = f"{copies} 份部署" if copies > 1 else "单机"
             return f"放不下此负载的 KV cache：需要 {f.int(p['concurrency'])} 个并发序列，{where}只能容纳 {f.int(p['max_concurrency'])} 个"
         where = f"{copies} copies" if copies > 1 else "one machine"
         return (f"the KV cache for the load does not fit: {f.int(p['concurrency'])} concurrent sequences wanted, "
@@ -526,7 +530,7 @@ def _serve_saturated(zh: bool):
         copies = p.get("copies") or 1
         rate, most = f.g(p["request_rate_req_s"]), f.g(p["max_req_s"])
         if zh:
-            where = f"{copies} 份部署" if copies > 1 else "一台机器"
+            where = f"{copies} 份部署" if copies > 1 else "单机"
             return f"吞吐不够：高峰每秒 {rate} 个请求，{where}最多每秒处理 {most} 个"
         where = f"{copies} copies" if copies > 1 else "one machine"
         return f"not enough throughput: {rate} requests/s at the peak, {where} serve at most {most} requests/s"
@@ -545,7 +549,7 @@ def _serve_targets(zh: bool):
             parts.append(f"每用户 {_tok_s(f, p['tokens_per_user_s'])}（目标 {_tok_s(f, p['target_tok_s'])}）" if zh
                          else f"{_tok_s(f, p['tokens_per_user_s'])} per user (target {_tok_s(f, p['target_tok_s'])})")
         if zh:
-            where = f"{copies} 份部署" if copies > 1 else "一台机器"
+            where = f"{copies} 份部署" if copies > 1 else "单机"
             return f"达不到延迟目标（{where}）：" + "，".join(parts)
         where = f"{copies} copies" if copies > 1 else "one machine"
         return f"misses the latency targets on {where}: " + ", ".join(parts)
@@ -557,7 +561,7 @@ def _serve_basis(zh: bool):
     def render(p: dict, f: Formatter) -> str:
         if zh:
             return (f"推理部署：只保留放得下权重和此负载 KV cache、并满足延迟目标的实例，按满足该负载的每月费用排序；"
-                    f"一台机器不够时，用多份同样的部署加负载均衡（合计最多 {p['max_gpus']} 张卡）。")
+                    f"单机不够时，用多份同样的部署加负载均衡（合计最多 {p['max_gpus']} 张卡）。")
         return ("Serving: instances that hold the weights and the KV cache for the load and meet the latency targets, "
                 "ranked by the monthly cost of meeting the load; when one machine is not enough, copies of it behind a "
                 f"load balancer (up to {p['max_gpus']} GPUs in all).")
@@ -582,6 +586,9 @@ MESSAGES: dict = {
     "rank.band": (_band(False), _band(True)),
     "rank.over_budget": (_over_option(False), _over_option(True)),
     "rank.none_within_budget": (_none_within(False), _none_within(True)),
+    "rank.spot_only": ("only a spot price is listed: the instance can be interrupted (checkpoint training; keep a "
+                       "fallback for serving)",
+                       "只列出了竞价价格：实例可能被回收（训练要保存检查点，推理服务要有备用实例）"),
     "rank.basis": (_basis(False), _basis(True)),
     "rank.fit_problems": (_problems(False), _problems(True)),
     # software support
@@ -679,7 +686,7 @@ MESSAGES: dict = {
     "rec.billing_default": ("Billing: the cheapest listed billing that covers the need (on-demand or a monthly "
                             "subscription for a month of use, whole monthly or yearly terms for a job); spot only when "
                             "asked for or when it is the only price.",
-                            "计费：取能覆盖所需时长的最便宜计费方式（按月使用时比较按量付费和包月，整个任务按整月或整年计）；"
+                            "计费：优先按量付费或包月中能覆盖所需时长、最便宜的一种（整个任务按整月或整年计）；"
                             "只有指定或只有竞价价格时才用竞价实例。"),
     "rec.monthly_hours": ("Monthly cost = hourly price × {hours:g} h.", "每月费用 = 小时单价 × {hours:g} 小时。"),
     "rec.no_time_inference": ("Time to finish is for training jobs; not estimated for inference.",

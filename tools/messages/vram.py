@@ -32,19 +32,23 @@ COMPONENTS = {
     "component.adapter_weights": _component("adapter weights", "LoRA 适配器权重"),
     "component.adapter_gradients": _component("gradients", "梯度", "adapters", "适配器"),
     "component.gradients": _component("gradients", "梯度"),
+    "component.gradient_partition": _component("gradients", "梯度", "partition for the update", "用于更新的分片"),
     "component.optimizer_states": _component("optimizer states", "优化器状态"),
     "component.master_weights": _component("master weights", "主权重"),
-    "component.autocast_copies": _component("weights", "权重", "autocast copies", "autocast 副本"),
+    "component.autocast_copies": _component("weights", "权重", "autocast copies", "`autocast` 副本"),
     "component.fp8_copies": _component("weights", "权重", "fp8 copies, Transformer Engine", "Transformer Engine fp8 副本"),
     "component.dequant_buffer": _component("dequantisation buffer", "反量化缓冲区"),
     "component.ddp_buckets": _component("DDP gradient buckets", "DDP 梯度桶"),
     "component.gathered_layers": _component("gathered layers", "聚合中的层", "ZeRO-3/FSDP", "ZeRO-3/FSDP"),
+    "component.gathered_embeddings": _component("embeddings and LM head", "词嵌入与输出层（`lm_head`）", "gathered whole",
+                                                "完整聚合"),
+    "component.comm_buckets": _component("gradient communication buffers", "梯度通信缓冲区"),
     "component.activations": _component("activations", "激活值"),
     "component.activations_checkpointed": _component("activations", "激活值", "checkpointed layer inputs", "检查点保存的层输入"),
     "component.activations_recomputed": _component("activations", "激活值", "one layer recomputed", "重算的一层"),
     "component.working_set": _component("activations", "激活值", "one layer working set + logits", "单层工作集 + logits"),
     "component.kv_cache": _component("KV cache", "KV cache"),
-    "component.logits": _component("logits + loss", "logits + loss", "output layer", "输出层"),
+    "component.logits": _component("logits + loss", "logits 与损失", "output layer", "输出层"),
     "component.fragmentation": _component("allocator fragmentation", "显存分配器碎片"),
     "component.cuda_context": _component("CUDA context + framework", "CUDA 上下文 + 框架"),
 }
@@ -55,7 +59,7 @@ def _weights(scheme_en: str, scheme_zh: str):
         "{precision} weights: {bits_per_weight:.3f} bits per linear-layer weight incl. quantisation constants "
         f"({scheme_en}); embeddings/LM head ({{embedding_params:big}} params) kept in 16-bit",
         "{precision} 权重：线性层每个权重 {bits_per_weight:.3f} bit（含量化常数；" + scheme_zh
-        + "）；词嵌入/LM head（{embedding_params:big} 参数）保持 16 bit",
+        + "）；词嵌入/输出层（{embedding_params:big} 参数）保持 16 bit",
     )
 
 
@@ -65,7 +69,7 @@ def _lora(zh: bool):
         a = p["adapter_precision"]
         if zh:
             why = "纯 16 bit 训练" if p.get("pure_half") else "PEFT 默认"
-            return (f"LoRA rank {p['rank']}，作用于{targets} → 可训练参数 {f.big(p['trainable_params'])}"
+            return (f"LoRA 秩 {p['rank']}，作用于{targets} → 可训练参数 {f.big(p['trainable_params'])}"
                     f"（占 {f.pct(p['trainable_fraction'])}）；适配器为 {a}（{why}）")
         why = "pure 16-bit training" if p.get("pure_half") else "PEFT default"
         return (f"LoRA rank {p['rank']} on {targets} → {f.big(p['trainable_params'])} trainable params "
@@ -80,7 +84,7 @@ def _sharded(zh: bool):
                                     (f", pp={p['pp']}" if (p.get("pp") or 1) > 1 else "")))
         name = f.term("sharding", p["sharding"])
         if zh:
-            return f"{name}，{p['dp']} 个数据并行 rank{extra}"
+            return f"{name}，{p['dp']} 个数据并行进程{extra}"
         return f"{name} over {p['dp']} data-parallel ranks{extra}"
 
     return render
@@ -90,11 +94,60 @@ def _logits(zh: bool):
     def render(p: dict, f: Formatter) -> str:
         n = p["bytes_per_logit"]
         if zh:
-            how = "分块/融合 loss" if p.get("chunked") else "HF Trainer 默认 loss：完整 fp32 logits；torchtune/LitGPT/Unsloth 的分块 loss 约为 4 字节"
+            how = "分块/融合损失函数" if p.get("chunked") else "HF `Trainer` 默认损失函数：完整 fp32 logits；torchtune/LitGPT/Unsloth 的分块损失函数约为 4 字节"
             return f"输出层：每个 logit {n} 字节 × 序列长度 × batch × 词表（{how}）"
         how = ("chunked/fused loss" if p.get("chunked")
                else "HF Trainer default loss: full fp32 logits; a chunked loss as in torchtune/LitGPT/Unsloth keeps about 4 B")
         return f"output layer: {n} B per logit × seq × batch × vocab ({how})"
+
+    return render
+
+
+def _deepspeed(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        stage = p.get("stage")
+        whole = stage == "zero1"
+        if zh:
+            grads = "16 bit 梯度 2 + 更新用的 fp32 梯度分片 4" if whole else "梯度分片在更新时为 fp32（4）"
+            return (f"混合精度，DeepSpeed 布局（ZeRO 论文 §3.1；DeepSpeed 显存需求文档）：每参数 16 bit 权重 2 + {grads} + "
+                    "fp32 主权重 4 + 优化器状态")
+        grads = ("16-bit grads 2 + an fp32 gradient partition 4 for the update" if whole
+                 else "gradient partition in fp32 (4) for the update")
+        return (f"mixed precision, DeepSpeed layout (ZeRO paper §3.1; DeepSpeed memory docs): 16-bit weights 2 + {grads} + "
+                "fp32 master 4 + optimizer states per param")
+
+    return render
+
+
+def _gathered(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        n = f.big(p["params"])
+        grads = p.get("with_grads")
+        if p.get("sharding") == "fsdp":
+            if zh:
+                return (f"FSDP 根单元（词嵌入、最后的归一化层和输出层，{n} 参数）在整个训练步中保持完整聚合"
+                        + ("，另有其 16 bit 梯度" if grads else ""))
+            return (f"FSDP root unit (embeddings, final norm and LM head, {n} params) stays gathered for the whole step"
+                    + (", plus its 16-bit gradient" if grads else ""))
+        if zh:
+            return (f"ZeRO-3 完整聚合最大的模块（{n} 参数，16 bit"
+                    + ("，另有其 16 bit 梯度" if grads else "") + "；DeepSpeed 显存需求文档）")
+        return (f"ZeRO-3 gathers the largest module whole ({n} params in 16-bit"
+                + (", plus its 16-bit gradient" if grads else "") + "; DeepSpeed memory docs)")
+
+    return render
+
+
+def _buckets(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        n = f.big(p["grad_params"])
+        if p.get("sharding") == "fsdp":
+            if zh:
+                return f"FSDP 在梯度归约分发之前保存一层完整的 16 bit 梯度（{n} 参数）"
+            return f"FSDP holds one layer's unsharded 16-bit gradient ({n} params) until its reduce-scatter"
+        if zh:
+            return f"DeepSpeed 梯度归约缓冲区：{n} 参数的 16 bit 梯度（两个桶，每个为隐藏维度的平方，HF `Trainer` 的自动设置）"
+        return f"DeepSpeed gradient reduce buckets: 16-bit gradients of {n} params (two buckets of hidden², HF Trainer's auto setting)"
 
     return render
 
@@ -118,7 +171,7 @@ ASSUMPTIONS = {
     "vram.seq_len_over_max": ("sequence length {seq_len} exceeds {model}'s max context {max_context} (needs RoPE scaling)",
                               "序列长度 {seq_len} 超过 {model} 的最大上下文 {max_context}（需要 RoPE 扩展）"),
     "vram.checkpointing_default": ("gradient checkpointing full assumed (HF gradient_checkpointing=True)",
-                                   "假设开启完整梯度检查点（HF gradient_checkpointing=True）"),
+                                   "假设开启完整梯度检查点（HF `gradient_checkpointing=True`）"),
     "vram.batch_default_training": ("batch size {batch_size} assumed (micro-batch per GPU)",
                                     "假设 batch size 为 {batch_size}（每卡 micro-batch）"),
     "vram.batch_default_inference": ("batch size {batch_size} assumed (one sequence)", "假设 batch size 为 {batch_size}（单条序列）"),
@@ -154,8 +207,10 @@ ASSUMPTIONS = {
     "vram.encoder_no_kv": ("encoder model: no KV cache", "编码器模型：没有 KV cache"),
     "vram.encoder_head": ("encoder model: small task head assumed (no vocabulary logits; MLM pretraining would add them)",
                           "编码器模型：假设任务头很小（没有词表 logits；掩码语言模型（MLM）预训练会增加这部分）"),
-    "vram.sliding_window": ("sliding window {window_tokens}: KV cache holds {window_tokens} tokens, not {seq_len}",
-                            "滑动窗口 {window_tokens}：KV cache 只保存 {window_tokens} 个 token，而不是 {seq_len} 个"),
+    "vram.sliding_window": ("sliding window {window_tokens} on {sliding_layers} of {layers} layers: those layers cache "
+                            "{window_tokens} tokens, not {seq_len}",
+                            "{layers} 层中有 {sliding_layers} 层使用滑动窗口 {window_tokens}：这些层的 KV cache 只保存 "
+                            "{window_tokens} 个 token，而不是 {seq_len} 个"),
     "vram.kv_mla": ("KV cache: MLA latent {kv_lora_rank} + RoPE key {rope_dim} per token per layer",
                     "KV cache：MLA，每层每个 token 存 {kv_lora_rank} 维潜向量 + {rope_dim} 维 RoPE 键"),
     "vram.kv_heads": ("KV cache: {attention}, 2 × {kv_heads} KV heads × {head_dim} per token per layer, "
@@ -169,29 +224,35 @@ ASSUMPTIONS = {
     "vram.pure_half": ("pure {precision} training (no master weights): weights, gradients and optimizer states in 16-bit, "
                        "no fp32 master copy",
                        "纯 {precision} 训练（无主权重）：权重、梯度和优化器状态都是 16 bit，没有 fp32 主权重副本"),
-    "vram.deepspeed_layout": ("mixed precision, DeepSpeed layout (ZeRO paper §3.1): 16-bit weights 2 + 16-bit grads 2 + "
-                              "fp32 master 4 + optimizer states per param",
-                              "混合精度，DeepSpeed 布局（ZeRO 论文 §3.1）：每参数 16 bit 权重 2 + 16 bit 梯度 2 + fp32 主权重 4 + 优化器状态"),
+    "vram.deepspeed_layout": (_deepspeed(False), _deepspeed(True)),
     "vram.amp_layout": ("mixed precision, HF Trainer/torch AMP layout (HF 'model memory anatomy'): fp32 weights 4 + 16-bit "
                         "autocast copies 2 + fp32 grads 4 + optimizer states per param",
-                        "混合精度，HF Trainer/torch AMP 布局（HF 显存构成文档）：每参数 fp32 权重 4 + 16 bit autocast 副本 2 + "
+                        "混合精度，HF `Trainer`/torch AMP 布局（HF 显存构成文档）：每参数 fp32 权重 4 + 16 bit `autocast` 副本 2 + "
                         "fp32 梯度 4 + 优化器状态"),
     "vram.fp8_training": ("fp8 training: bf16 mixed precision plus Transformer Engine fp8 weight copies; activations kept 16-bit",
                           "fp8 训练：bf16 混合精度，另加 Transformer Engine 的 fp8 权重副本；激活值保持 16 bit"),
     "vram.cpu_offload": (
         lambda p, f: "CPU offload: optimizer states, fp32 master weights and gradients on the CPU"
-        + ("; parameters too (ZeRO-3/FSDP), only the gathered layers on the GPU" if p.get("params_too") else ""),
-        lambda p, f: "CPU offload：优化器状态、fp32 主权重和梯度放在 CPU 上"
-        + ("；参数也在 CPU 上（ZeRO-3/FSDP），GPU 上只有聚合中的层" if p.get("params_too") else ""),
+        + ("; parameters too (ZeRO-3/FSDP), only the gathered layers on the GPU" if p.get("params_too") else "")
+        + ("; FSDP also pins a CPU gradient buffer the size of every shard, frozen ones included" if p.get("fsdp") else ""),
+        lambda p, f: "CPU 卸载：优化器状态、fp32 主权重和梯度放在 CPU 上"
+        + ("；参数也在 CPU 上（ZeRO-3/FSDP），GPU 上只有聚合中的层" if p.get("params_too") else "")
+        + ("；FSDP 还会为每个分片（包括冻结参数的分片）在 CPU 上锁页分配同样大小的梯度缓冲区" if p.get("fsdp") else ""),
     ),
     "vram.ddp_buckets": ("DDP keeps a gradient-sized all-reduce bucket copy (gradient_as_bucket_view=False, the PyTorch default)",
-                         "DDP 额外保存一份与梯度同样大小的 all-reduce 缓冲桶（gradient_as_bucket_view=False，PyTorch 默认）"),
+                         "DDP 额外保存一份与梯度同样大小的 all-reduce 缓冲桶（`gradient_as_bucket_view=False`，PyTorch 默认）"),
     "vram.sharded": (_sharded(False), _sharded(True)),
     "vram.model_parallel": ("weights/gradients/optimizer split over tp×pp = {ranks} model-parallel ranks",
-                            "权重/梯度/优化器状态切分到 tp×pp = {ranks} 个模型并行 rank"),
+                            "权重/梯度/优化器状态切分到 tp×pp = {ranks} 个模型并行进程"),
     "vram.adamw": _optimizer("AdamW: 2 states (m, v) per param in fp32 (8 B)", "AdamW: 2 states (m, v) per param in 16-bit",
                              "AdamW：每参数 2 个状态（m、v），fp32（8 B）", "AdamW：每参数 2 个状态（m、v），16 bit"),
     "vram.adamw8bit": ("8-bit AdamW (bitsandbytes): 2 B/param of optimizer states", "8-bit AdamW（bitsandbytes）：优化器状态每参数 2 B"),
+    "vram.adamw8bit_embeddings": (
+        "8-bit AdamW keeps 32-bit states (8 B/param) for the embedding table's {embedding_params:big} params "
+        "(HF Trainer registers every nn.Embedding with optim_bits=32)",
+        "8-bit AdamW 对词嵌入表的 {embedding_params:big} 个参数保留 32 bit 状态（每参数 8 B；HF `Trainer` 把每个词嵌入层设为 "
+        "`optim_bits=32`）",
+    ),
     "vram.adafactor": ("Adafactor: 4 B/param assumed (HF single-GPU training guide: 'slightly more than 4 bytes')",
                        "Adafactor：按每参数 4 B 估算（HF 单卡训练指南：略多于 4 字节）"),
     "vram.sgd": _optimizer("SGD with momentum: one state per param in fp32 (4 B)", "SGD with momentum: one state per param in 16-bit",
@@ -199,28 +260,61 @@ ASSUMPTIONS = {
     "vram.pipeline_activations": ("pipeline parallel (1F1B): first stage holds activations of pp micro-batches = all layers' worth",
                                   "流水线并行（1F1B）：第一段保存 pp 个 micro-batch 的激活值，相当于全部层"),
     "vram.logits": (_logits(False), _logits(True)),
+    "vram.dropout_masks": ("{family} trains with dropout 0.1 (its config default): every dropout keeps a 1-byte mask "
+                           "per element",
+                           "{family} 训练时默认 dropout 为 0.1：每个 dropout 为每个元素保存 1 字节掩码"),
+    "vram.amp_activations": ("AMP over fp32 weights: the residual stream, norms and softmax stay fp32 and every linear "
+                             "layer keeps its own 16-bit copy of its input (autocast caches only weight casts)",
+                             "fp32 权重上的 AMP：残差流、归一化和归一化指数函数保持 fp32，每个线性层各自保存一份输入的 16 bit 副本"
+                             "（`autocast` 只缓存权重的转换）"),
+    "vram.eager_only": ("{model}: no FlashAttention kernel in HF transformers (relative position bias), eager attention "
+                        "with its attention-score term assumed",
+                        "{model}：HF 的模型库中没有 FlashAttention 实现（相对位置偏置），按普通注意力计算，含注意力分数项"),
+    "vram.encoder_decoder": ("encoder-decoder: {encoder_layers} encoder + {decoder_layers} decoder layers (each with "
+                             "cross-attention), the decoder side taken at {seq_len} tokens too",
+                             "编码器-解码器：{encoder_layers} 层编码器 + {decoder_layers} 层解码器（每层含交叉注意力），"
+                             "解码器一侧也按 {seq_len} 个 token 估算"),
+    "vram.gathered_embeddings": (_gathered(False), _gathered(True)),
+    "vram.comm_buckets": (_buckets(False), _buckets(True)),
+    "vram.transient_fragmentation": (
+        lambda p, f: f"another {f.pct(p['slack_fraction'])} of the short-lived tensors (activations, logits"
+        + (", gathered layers, buffers) for fragmentation, the gathers running on their own CUDA streams"
+           if p.get("sharded") else ") for fragmentation of what each step allocates and frees"),
+        lambda p, f: "短生命周期张量（激活值、logits" + ("、聚合中的层、缓冲区）另计 " if p.get("sharded") else "）另计 ")
+        + f.pct(p["slack_fraction"]) + (" 的碎片（聚合在独立的 CUDA 流上进行）" if p.get("sharded") else " 的碎片（每步反复分配和释放）"),
+    ),
 }
+
+def _activations(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        masks = f" + {p['masks']}h [dropout]" if p.get("masks") else ""
+        scores = f" + {p['scores']}·a·s/t" if p.get("scores") else ""
+        body = (f"s·b·({p['inputs']}h + {2 * p['norm']}h [2 norms]{masks} + ({p['qkv']}·q_dim + {p['qkv']}·kv_dim + "
+                f"{p['mlp']}i)/t{scores})")
+        if zh:
+            body = body.replace("[2 norms]", "[两个归一化层]")
+            cross = "；解码器层另含一个交叉注意力块" if p.get("cross") else ""
+            return (f"每层激活值 = {body} 字节 —— Korthikanti et al. 2022（arXiv:2205.05198）式 1-2，按模型结构和实现逐个张量计算"
+                    f"{cross}")
+        cross = "; decoder layers add a cross-attention block" if p.get("cross") else ""
+        return (f"activations per layer = {body} bytes — Korthikanti et al. 2022 (arXiv:2205.05198) eq. 1-2 counted "
+                f"tensor by tensor for the model's shape and implementation{cross}")
+
+    return render
+
 
 FORMULAS = {
     "formula.profile": ("activations = measured bytes per sample × batch ({source})", "激活值 = 实测每样本字节数 × batch"),
     "formula.kv_cache": ("KV cache = 2 · layers · kv_heads · head_dim · tokens · batch · bytes "
                          "(MLA: (kv_lora_rank + qk_rope_head_dim) · layers · tokens · batch · bytes)",
                          "KV cache = 2 · 层数 · kv_heads · head_dim · token 数 · batch · 字节数"
-                         "（MLA：(kv_lora_rank + qk_rope_head_dim) · 层数 · token 数 · batch · 字节数）"),
-    "formula.activations": (
-        lambda p, f: "activations per layer = s·b·(4h + 12h [two norms, fp32 upcast] + (4·q_dim + 4·kv_dim + 8i [gated MLP] or 4i)/t"
-        + (" + 5·a·s/t" if p.get("attention_scores") else "")
-        + ") bytes — Korthikanti et al. 2022 (arXiv:2205.05198) eq. 1-2 counted term by term for the model's shape "
-        "(GQA, SwiGLU), no dropout masks",
-        lambda p, f: "每层激活值 = s·b·(4h + 12h [两个归一化层，fp32 上转] + (4·q_dim + 4·kv_dim + 8i [门控 MLP] 或 4i)/t"
-        + (" + 5·a·s/t" if p.get("attention_scores") else "")
-        + ") 字节 —— Korthikanti et al. 2022（arXiv:2205.05198）式 1-2，按模型结构（GQA、SwiGLU）逐项计算，不含 dropout 掩码",
-    ),
-    "formula.flash": ("FlashAttention removes the 5·a·s² attention-score term", "FlashAttention 去掉了 5·a·s² 注意力分数项"),
-    "formula.recompute": ("full recomputation keeps 2·s·b·h per layer + one layer's working set",
-                          "完整重算每层只保留 2·s·b·h，外加一层的工作集"),
+                         "（MLA：(`kv_lora_rank` + `qk_rope_head_dim`) · 层数 · token 数 · batch · 字节数）"),
+    "formula.activations": (_activations(False), _activations(True)),
+    "formula.flash": ("FlashAttention removes the a·s² attention-score term", "FlashAttention 去掉了 a·s² 注意力分数项"),
+    "formula.recompute": ("full recomputation keeps {stream}·s·b·h per layer + one layer's working set",
+                          "完整重算每层只保留 {stream}·s·b·h，外加一层的工作集"),
     "formula.logits": ("output layer {bytes_per_logit}·s·b·V ({fused_bytes} in Korthikanti §4.3 for a fused loss)",
-                       "输出层 {bytes_per_logit}·s·b·V（融合 loss 为 {fused_bytes}，见 Korthikanti §4.3）"),
+                       "输出层 {bytes_per_logit}·s·b·V（融合损失函数为 {fused_bytes}，见 Korthikanti §4.3）"),
 }
 
 MESSAGES: dict = {**COMPONENTS, **ASSUMPTIONS, **FORMULAS}

@@ -106,11 +106,15 @@ class Cited:
 
     passages: list[dict[str, Any]] = field(default_factory=list)
 
-    def marker(self, passage: dict[str, Any]) -> int:
+    def marker(self, passage: dict[str, Any], *, shown: str | None = None) -> int:
+        """The passage's number; `shown` is the text the answer prints for it (a whole section is more than the
+        retrieved chunk), so the verifier checks the answer's figures against what is actually quoted."""
         for n, p in enumerate(self.passages, 1):
             if p["doc_id"] == passage["doc_id"] and p["section"] == passage["section"]:
+                if shown and shown not in p.get("text", ""):
+                    self.passages[n - 1] = {**p, "text": f"{p.get('text', '')}\n{shown}"}
                 return n
-        self.passages.append(passage)
+        self.passages.append({**passage, "text": f"{passage.get('text', '')}\n{shown}"} if shown else passage)
         return len(self.passages)
 
     def block(self) -> Sources:
@@ -135,6 +139,13 @@ class Env:
     def provider(self, key: str) -> Any:
         return self.catalog.providers.get(key)
 
+    def provider_label(self, key: str, lang: str) -> str:
+        """The provider's name as the reader knows it (Chinese clouds by their Chinese name in a Chinese answer)."""
+        p = self.provider(key)
+        if p is None:
+            return key
+        return (getattr(p, "name_zh", None) or p.name) if lang == "zh" else (p.name or key)
+
 
 class Handler(Protocol):
     frame: Frame
@@ -156,7 +167,8 @@ def concept_section(ctx: TurnContext, results: Results, cited: Cited) -> list:
     if not passages:
         return []
     best = max(passages, key=lambda p: relevance(p, ctx.question))
-    return [Section(title=best["section"].split(">")[-1].strip() or best["title"], body=whole_section(best), marker=cited.marker(best))]
+    body = whole_section(best)
+    return [Section(title=best["section"].split(">")[-1].strip() or best["title"], body=body, marker=cited.marker(best, shown=body))]
 
 
 def tail(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, *, tool_notes: list[Note] = (),
@@ -169,7 +181,8 @@ def tail(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, *, tool_n
     if assumptions:
         blocks.append(Bullets(Note.of(AnswerCode.assumptions), assumptions[:7]))
     items: list[Any] = list(caveats)
-    for p in results.passages()[:max_caveat_passages]:
+    # catalog cards (gpu:…, instances:…) restate the tool results the answer already shows: guidance only
+    for p in [p for p in results.passages() if ":" not in p["doc_id"]][:max_caveat_passages]:
         sentence = best_sentence(p, ctx.question)
         if sentence:
             items.append(f"{sentence} [{cited.marker(p)}]")

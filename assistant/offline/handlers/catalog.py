@@ -107,7 +107,11 @@ class SpecHandler:
                             memory_gb=r["memory_gb"], memory_type=r.get("memory_type"), usable_gib=r["usable_memory_gib"],
                             bandwidth_gbps=r.get("memory_bandwidth_gbps"), bf16_tflops=r.get("bf16_tflops") or r.get("fp16_tflops"),
                             fp8_tflops=r.get("fp8_tflops"), link=_link(r), tdp_w=r.get("tdp_w"))
-            out.add(Lead(lead + [facts]) if lead else Lead([facts]))
+            if lead:
+                out.add(Lead(lead))  # the yes/no first, then the card
+                out.add(Para([facts]))
+            else:
+                out.add(Lead([facts]))
             if ctx.lang == "zh":
                 # the catalog's notes and citations are English text: a Chinese answer states the typed facts
                 if r.get("restricted_in_china"):
@@ -143,13 +147,17 @@ class SpecHandler:
 
 
 def _source_label(source: str | None, lang: str) -> str:
-    """A citation for the reader: in Chinese only its links (the citation text itself is English)."""
-    if not source or lang != "zh":
-        return source or ""
+    """A citation for the reader: its links. The catalog's source text is English provenance notes whose own
+    figures ("nvidia-smi total 81559 MiB") are not claims of the answer."""
+    if not source:
+        return ""
     import re
 
     links = re.findall(r"(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^\s,;)]*)?", source)
-    return "；".join(("https://" + l if not l.startswith("http") else l) for l in links[:2]) or "目录数据（英文来源）"
+    links = [l for l in links if not re.fullmatch(r"[\d.]+", l)]
+    sep = "；" if lang == "zh" else "; "
+    fallback = "目录数据（英文来源）" if lang == "zh" else "catalog data"
+    return sep.join(("https://" + l if not l.startswith("http") else l) for l in links[:3]) or fallback
 
 
 def _render_all(notes: list[Note], lang: str) -> list[str]:
@@ -224,7 +232,7 @@ class FilterHandler:
         args: dict[str, Any] = {"features": ctx.get("features") or [], "currency": ctx.answer_currency(), "region": ctx.get("region") or "any"}
         if ctx.has("min_memory_gb"):
             args["min_memory_gb"] = float(ctx.get("min_memory_gb"))
-        elif ctx.has("available_gib"):
+        elif "available_gib" in ctx.stated:  # "which 24GB cards support FP8"; not the card of an earlier question
             args["min_memory_gb"] = float(ctx.get("available_gib"))
         plan.call("filter_catalog", "filter", **args)
         search(plan, ctx.question[:300] or "GPU features", ctx.lang, k=2, key="guide")
@@ -237,15 +245,17 @@ class FilterHandler:
             out.add(Para([res.error_note or Note.of(AnswerCode.tool_error, error=res.error)] if res else []))
             return out
         r = res.result
-        what = Note.of(FilterCode.what, features=r.get("features"), min_memory_gb=r.get("min_memory_gb"))
+        what = Note.of(FilterCode.what, features=r.get("features"), min_memory_gb=r.get("min_memory_gb"), region=r.get("region"))
         matches = r.get("matches", [])
         if not matches:
             out.add(Lead([Note.of(FilterCode.none, what=what)]))
         else:
-            out.add(Lead([Note.of(FilterCode.lead, count=len(matches), what=what, gpus=[m["key"] for m in matches[:40]])]))
+            out.add(Lead([Note.of(FilterCode.lead, count=r.get("matching_gpus") or len(matches), what=what, gpus=[m["key"] for m in matches[:40]])]))
             f = Formatter(ctx.lang)
-            rows = [[g["key"], f"{f.g(g['memory_gb'])} GB", f.tflops(g["bf16_tflops"]) if g.get("bf16_tflops") else "?",
-                     f.money(g["cheapest"]["price_per_gpu_hour"], g["cheapest"]["currency"], "hour") + f" ({g['cheapest']['provider']})" if g.get("cheapest") else "—"]
+            unknown = "未知" if ctx.lang == "zh" else "unknown"
+            rows = [[g["key"], f"{f.g(g['memory_gb'])} GB", f.tflops(g["bf16_tflops"]) if g.get("bf16_tflops") else unknown,
+                     f.money(g["cheapest"]["price_per_gpu_hour"], g["cheapest"]["currency"], "hour")
+                     + f" ({env.provider_label(g['cheapest']['provider'], ctx.lang)})" if g.get("cheapest") else "—"]
                     for g in matches[:12]]
             out.add(Table(["GPU", Note.of(CmpCode.row_memory), Note.of(CmpCode.row_bf16), Note.of(CmpCode.row_price)], rows))
         out.add(*tail(ctx, plan, results, cited, max_caveat_passages=1))

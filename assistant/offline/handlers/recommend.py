@@ -35,6 +35,7 @@ class RecCode(NoteCode):
     infeasible = "rec.infeasible"
     infeasible_budget = "rec.infeasible_budget"
     cheaper = "rec.cheaper"
+    quantised = "rec.quantised"
 
 
 class TableCode(NoteCode):
@@ -85,7 +86,15 @@ def recommend_plan(ctx: TurnContext, plan: Plan, *, serving: bool = False) -> di
         args["tokens"] = float(ctx.get("tokens"))
         if ctx.has("epochs"):
             args["epochs"] = float(ctx.get("epochs"))
-    if not is_training and "batch_size" not in args:
+    if serving and not is_training:
+        from assistant.offline.handlers.serving import load_args
+
+        load = load_args(ctx, plan)
+        load.pop("max_throughput", None)  # a pick carries a load; the most it could carry is the estimator's question
+        if not any(k in load for k in ("concurrency", "requests_per_day", "request_rate")):
+            load["concurrency"] = serving_concurrency(ctx, d)
+        args.update(load)
+    elif not is_training and "batch_size" not in args:
         args["batch_size"] = serving_concurrency(ctx, d)
     plan.call("recommend_config", "rec", **args)
     plan.data["period"] = args.get("period", "month")
@@ -188,6 +197,19 @@ def compose_recommendation(ctx: TurnContext, plan: Plan, results: Results, cited
         line = price_line(top, env, ctx.lang) if top.get("price_per_hour") is not None else None
         if line is not None:
             out.add(Para([line]))
+        served = [Note.model_validate(x) for x in top.get("reasons", [])
+                  if isinstance(x, dict) and x.get("code") in ("serve_rec.option", "serve_rec.layout")]
+        if served:
+            out.add(Para(served))  # what the pick does under the load: tokens/s, latency, cost per million tokens
+        variants = []
+        for q in r.get("quantised", []):
+            note = next((Note.model_validate(x) for x in q.get("reasons", []) if isinstance(x, dict)
+                         and x.get("code") == "serve_rec.variant"), None)
+            if note is not None:
+                variants.append(f"{_provider_label(q['provider'], env, ctx.lang)} `{q['instance']}` "
+                                f"({(q.get('total_gpus') or q['gpu_count']):g}× {q['gpu']}): {render(note, ctx.lang)}")
+        if variants:
+            out.add(Bullets(Note.of(RecCode.quantised), variants))
         if top.get("job_cost") is not None and top.get("job_hours"):
             out.add(Para([Note.of(RecCode.job, hours=top["job_hours"], cost=top["job_cost"], currency=currency)]))
         header_cost = {"hour": TableCode.cost_hour, "job": TableCode.cost_job}.get(period, TableCode.cost_month)
@@ -215,8 +237,7 @@ def compose_recommendation(ctx: TurnContext, plan: Plan, results: Results, cited
 
 
 def _provider_label(key: str, env: Env, lang: str) -> str:
-    names = _provider_names(env, key)
-    return (names["provider_zh"] or names["provider_name"]) if lang == "zh" else names["provider_name"]
+    return env.provider_label(key, lang)
 
 
 def _suggestions(out: Composition, r: dict[str, Any], lang: str) -> None:

@@ -52,10 +52,16 @@ def _engine(question: str) -> str | None:
 
 
 def serving_args(ctx: TurnContext, plan: Plan) -> dict[str, Any]:
+    """The estimator's arguments: the model and the load."""
+    return {**model_args(ctx, plan.defaults), **load_args(ctx, plan)}
+
+
+def load_args(ctx: TurnContext, plan: Plan) -> dict[str, Any]:
+    """The serving load as stated (users, requests, lengths, latency targets), engine and weights."""
     import re
 
     d = plan.defaults
-    args = model_args(ctx, d)
+    args: dict[str, Any] = {}
     engine = _engine(ctx.question)
     if engine:
         args["engine"] = engine

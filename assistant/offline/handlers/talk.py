@@ -40,7 +40,7 @@ class GuidanceHandler:
             body = whole_section(p)
             if direct is None:
                 direct = first_sentence(body)
-            out.add(Section(title=p["section"].split(">")[-1].strip() or p["title"], body=body, marker=cited.marker(p)))
+            out.add(Section(title=p["section"].split(">")[-1].strip() or p["title"], body=body, marker=cited.marker(p, shown=body)))
         if direct:
             out.blocks.insert(0, Lead([f"**{direct}**"]))
         return out
