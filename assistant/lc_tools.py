@@ -169,6 +169,7 @@ class ServingArgs(_Args):
     ttft_ms: float | None = Field(default=None, gt=0)
     min_tokens_per_user: float | None = Field(default=None, gt=0)
     instance: str | None = Field(default=None, description="'provider/instance' to price; default: the cheapest offer")
+    providers: list[str] = Field(default_factory=list, description="price only offers from these providers")
     currency: Currency = Currency.USD
     region: RegionScope = RegionScope.any
 
@@ -381,7 +382,8 @@ class ToolBox:
             return estimate_on_instance(model, gpu, inst, req, self.res.fx, currency=args.currency)
         est = estimate_serving(model, gpu, req)
         # price the deployment at the cheapest offer of this GPU (per GPU-hour × GPUs), saying which
-        found = offers(cat, gpu.key, args.currency, self.res.fx, region=args.region)
+        found = offers(cat, gpu.key, args.currency, self.res.fx, region=args.region,
+                       providers=[cat.provider(p).key for p in args.providers] or None)
         if found:
             priced = estimate_serving(model, gpu, req.model_copy(update={
                 "gpus": est.gpus, "price_per_hour": found[0].price_per_gpu_hour * est.gpus, "currency": args.currency}))

@@ -89,11 +89,13 @@ def _in_region(inst: Instance, region: RegionScope) -> bool:
 
 
 def offers(catalog: Catalog, gpu_key: str, currency: Currency, fx: ExchangeRate, *, region: RegionScope = RegionScope.any,
-           min_count: float = 0, billing: Billing | None = None) -> list[Offer]:
-    """Priced instances carrying `gpu_key`, cheapest per GPU-hour first."""
+           min_count: float = 0, billing: Billing | None = None, providers: list[str] | None = None) -> list[Offer]:
+    """Priced instances carrying `gpu_key`, cheapest per GPU-hour first; `providers`: only these."""
     out: list[Offer] = []
     for inst in catalog.instances:
         if inst.gpu != gpu_key or inst.gpu_count < min_count or not _in_region(inst, region):
+            continue
+        if providers and inst.provider not in providers:
             continue
         candidates = [inst.price(billing)] if billing else [inst.price(Billing.on_demand)] or []
         price = next((p for p in candidates if p is not None), None)

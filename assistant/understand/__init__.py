@@ -70,7 +70,7 @@ def clean_update(reading: Reading, frame: Frame) -> SlotUpdate:
     drop: dict[str, None] = {}
     for name in _TOPIC_ONLY.get(frame, ()):
         drop[name] = None
-    if frame not in (Frame.catalog_filter, Frame.spec):
+    if frame not in (Frame.catalog_filter, Frame.spec, Frame.comparison):
         drop["features"] = None
     if frame != Frame.catalog_filter:
         drop["min_memory_gb"] = None

@@ -54,6 +54,13 @@ def _mode(p: dict, f: Formatter, key: str = "mode") -> str:
     return (MODE_ZH if f.zh else MODE_EN).get(v, v)
 
 
+def _seq(p: dict, f: Formatter) -> str:
+    """The sequence length the user stated, echoed beside the mode (assumed lengths are listed under assumptions)."""
+    if not p.get("seq_len"):
+        return ""
+    return f"，序列长度 {f.int(p['seq_len'])}" if f.zh else f", {f.int(p['seq_len'])}-token sequences"
+
+
 def _billing(p: dict, f: Formatter) -> str:
     v = str(p.get("billing") or "")
     return (BILLING_ZH if f.zh else BILLING_EN).get(v, v)
@@ -117,7 +124,7 @@ def _feas_yes(p: dict, f: Formatter) -> str:
     target = _target(p, f)
     total = p.get("total_gib")
     if f.zh:
-        return (f"**能。** {p.get('model')}（{_mode(p, f)}）在 {target} 上每卡需要约 **{f.gib(p.get('needed_gib'))}**"
+        return (f"**能。** {p.get('model')}（{_mode(p, f)}）在{_spaced(target)}上每卡需要约 **{f.gib(p.get('needed_gib'))}**"
                 + (f"（合计 {f.gib(total)}）" if total else "") + f"，可用 {f.gib(p.get('usable_gib'))}，还剩 {f.gib(p.get('headroom_gib'))}。")
     return (f"**Yes.** {p.get('model')} ({_mode(p, f)}) needs about **{f.gib(p.get('needed_gib'))} per GPU** on {target}"
             + (f" ({f.gib(total)} in total)" if total else "") + f", which has {f.gib(p.get('usable_gib'))} usable: {f.gib(p.get('headroom_gib'))} to spare.")
@@ -128,9 +135,18 @@ def _feas_no(p: dict, f: Formatter) -> str:
     total = p.get("total_gib")
     if f.zh:
         return (f"**按现在的设置放不下。** {p.get('model')}（{_mode(p, f)}）每卡需要约 **{f.gib(p.get('needed_gib'))}**"
-                + (f"（合计 {f.gib(total)}）" if total else "") + f"，{target} 只有 {f.gib(p.get('usable_gib'))} 可用，差 {f.gib(p.get('short_gib'))}。")
+                + (f"（合计 {f.gib(total)}）" if total else "") + f"，{_spaced(target, lead=False)}只有 {f.gib(p.get('usable_gib'))} 可用，差 {f.gib(p.get('short_gib'))}。")
     return (f"**No — it does not fit as asked.** {p.get('model')} ({_mode(p, f)}) needs about **{f.gib(p.get('needed_gib'))} per GPU**"
             + (f" ({f.gib(total)} in total)" if total else "") + f"; {target} has {f.gib(p.get('usable_gib'))} usable, {f.gib(p.get('short_gib'))} short.")
+
+
+def _spaced(text: str, *, lead: bool = True) -> str:
+    """Chinese puts a space between CJK and Latin text, none between CJK characters: "在 RTX-4090 上", "在一张卡上"."""
+    import re
+
+    head = " " if lead and re.match(r"[A-Za-z0-9]", text) else ""
+    tail = " " if re.search(r"[A-Za-z0-9)]$", text) else ""
+    return f"{head}{text}{tail}"
 
 
 def _target(p: dict, f: Formatter) -> str:
@@ -222,9 +238,9 @@ MESSAGES: dict = {
     ),
     # ------------------------------------------------------------ memory
     "memory.lead": (
-        lambda p, f: f"**{p.get('model')}** ({_mode(p, f)}, {p.get('precision')}) needs about **{f.gib(p.get('per_gpu_gib'))} per GPU**"
+        lambda p, f: f"**{p.get('model')}** ({_mode(p, f)}, {p.get('precision')}{_seq(p, f)}) needs about **{f.gib(p.get('per_gpu_gib'))} per GPU**"
         + (f" over {f.g(p.get('gpus'))} GPUs ({f.gib(p.get('total_gib'))} in total)." if (p.get("gpus") or 1) > 1 else "."),
-        lambda p, f: f"**{p.get('model')}**（{_mode(p, f)}，{p.get('precision')}）大约需要 **每卡 {f.gib(p.get('per_gpu_gib'))}**"
+        lambda p, f: f"**{p.get('model')}**（{_mode(p, f)}，{p.get('precision')}{_seq(p, f)}）大约需要 **每卡 {f.gib(p.get('per_gpu_gib'))}**"
         + (f"，分布在 {f.g(p.get('gpus'))} 张卡上（合计 {f.gib(p.get('total_gib'))}）。" if (p.get("gpus") or 1) > 1 else "。"),
     ),
     "memory.fits_on": (lambda p, f: "Fits on one: " + _list(p.get("gpus"), f) + ".", lambda p, f: "单卡放得下：" + _list(p.get("gpus"), f) + "。"),
@@ -377,19 +393,27 @@ MESSAGES: dict = {
     "spec.price": (lambda p, f: f"{_billing(p, f)} {f.money(p.get('amount'), p.get('currency'), p.get('per'))}",
                    lambda p, f: f"{_billing(p, f)} {f.money(p.get('amount'), p.get('currency'), p.get('per'))}"),
     "cmp.lead": (
-        lambda p, f: f"**{p.get('a')} vs {p.get('b')}:** " + " ".join(p.get("verdicts") or []),
-        lambda p, f: f"**{p.get('a')} 对比 {p.get('b')}：**" + "".join(p.get("verdicts") or []),
+        lambda p, f: f"**{p.get('a')} vs {p.get('b')}:** " + " ".join(p.get("verdicts") or []).rstrip(";.") + ".",
+        lambda p, f: f"**{p.get('a')} 对比 {p.get('b')}：**" + "".join(p.get("verdicts") or []).rstrip("；。") + "。",
     ),
     "cmp.memory_more": (lambda p, f: f"the {p.get('winner')} has more memory ({f.g(p.get('winner_gb'))} GB vs {f.g(p.get('loser_gb'))} GB);",
                         lambda p, f: f"{p.get('winner')} 显存更大（{f.g(p.get('winner_gb'))} GB 对 {f.g(p.get('loser_gb'))} GB）；"),
     "cmp.memory_same": (lambda p, f: f"both have {f.g(p.get('gb'))} GB;", lambda p, f: f"两者都是 {f.g(p.get('gb'))} GB 显存；"),
     "cmp.compute": (lambda p, f: f"the {p.get('winner')} has {f.g(p.get('ratio'))}× the dense BF16 compute ({f.tflops(p.get('winner_tflops'))} vs {f.tflops(p.get('loser_tflops'))});",
                     lambda p, f: f"{p.get('winner')} 的稠密 BF16 算力是对方的 {f.g(p.get('ratio'))} 倍（{f.tflops(p.get('winner_tflops'))} 对 {f.tflops(p.get('loser_tflops'))}）；"),
+    "cmp.compute_same": ("the same dense BF16 compute ({tflops:tflops});", "稠密 BF16 算力相同（{tflops:tflops}）；"),
+    "cmp.bandwidth_same": ("the same memory bandwidth ({gbps:gbps});", "显存带宽相同（{gbps:gbps}）；"),
+    "cmp.link": (
+        lambda p, f: (f"the {p['gpu']} has NVLink at {f.gbps(p['gbps'])};" if p.get("nvlink") and p.get("gbps") else
+                      f"the {p['gpu']} has NVLink;" if p.get("nvlink") else f"the {p['gpu']} has no NVLink (PCIe only);"),
+        lambda p, f: (f"{p['gpu']} 的 NVLink 带宽为 {f.gbps(p['gbps'])}；" if p.get("nvlink") and p.get("gbps") else
+                      f"{p['gpu']} 支持 NVLink；" if p.get("nvlink") else f"{p['gpu']} 没有 NVLink（仅 PCIe）；"),
+    ),
     "cmp.bandwidth": (lambda p, f: f"{f.g(p.get('ratio'))}× the memory bandwidth ({f.gbps(p.get('winner_gbps'))} vs {f.gbps(p.get('loser_gbps'))});",
                       lambda p, f: f"显存带宽是对方的 {f.g(p.get('ratio'))} 倍（{f.gbps(p.get('winner_gbps'))} 对 {f.gbps(p.get('loser_gbps'))}）；"),
-    "cmp.price": (lambda p, f: f"the cheapest listed {p.get('gpu')} is {f.money(p.get('price_per_gpu_hour'), p.get('currency'), 'hour')} per GPU ({p.get('provider')}).",
-                  lambda p, f: f"{p.get('gpu')} 最便宜的报价为每卡 {f.money(p.get('price_per_gpu_hour'), p.get('currency'), 'hour')}（{p.get('provider')}）。"),
-    "cmp.price_none": (lambda p, f: f"no priced {p.get('gpu')} in the catalog.", lambda p, f: f"目录里没有 {p.get('gpu')} 的价格。"),
+    "cmp.price": (lambda p, f: f"the cheapest listed {p.get('gpu')} is {f.money(p.get('price_per_gpu_hour'), p.get('currency'), 'hour')} per GPU ({p.get('provider')});",
+                  lambda p, f: f"{p.get('gpu')} 最便宜的报价为每卡 {f.money(p.get('price_per_gpu_hour'), p.get('currency'), 'hour')}（{p.get('provider')}）；"),
+    "cmp.price_none": (lambda p, f: f"no priced {p.get('gpu')} in the catalog;", lambda p, f: f"目录里没有 {p.get('gpu')} 的价格；"),
     "cmp.header_spec": ("Spec", "指标"),
     "cmp.row_memory": ("Memory", "显存"),
     "cmp.row_bandwidth": ("Memory bandwidth", "显存带宽"),

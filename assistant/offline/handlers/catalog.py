@@ -34,6 +34,9 @@ class CmpCode(NoteCode):
     memory_same = "cmp.memory_same"
     compute = "cmp.compute"
     bandwidth = "cmp.bandwidth"
+    link = "cmp.link"
+    compute_same = "cmp.compute_same"
+    bandwidth_same = "cmp.bandwidth_same"
     price = "cmp.price"
     price_none = "cmp.price_none"
     header_spec = "cmp.header_spec"
@@ -198,25 +201,36 @@ class ComparisonHandler:
             verdicts.append(Note.of(CmpCode.memory_more, winner=w["key"], winner_gb=w["memory_gb"], loser_gb=l["memory_gb"]))
         if a.get("bf16_tflops") and b.get("bf16_tflops"):
             w, l = (a, b) if a["bf16_tflops"] >= b["bf16_tflops"] else (b, a)
-            verdicts.append(Note.of(CmpCode.compute, winner=w["key"], ratio=round(w["bf16_tflops"] / l["bf16_tflops"], 1),
-                                    winner_tflops=w["bf16_tflops"], loser_tflops=l["bf16_tflops"]))
+            if w["bf16_tflops"] / l["bf16_tflops"] < 1.05:
+                verdicts.append(Note.of(CmpCode.compute_same, tflops=w["bf16_tflops"]))
+            else:
+                verdicts.append(Note.of(CmpCode.compute, winner=w["key"], ratio=round(w["bf16_tflops"] / l["bf16_tflops"], 1),
+                                        winner_tflops=w["bf16_tflops"], loser_tflops=l["bf16_tflops"]))
         if a.get("memory_bandwidth_gbps") and b.get("memory_bandwidth_gbps"):
             w, l = (a, b) if a["memory_bandwidth_gbps"] >= b["memory_bandwidth_gbps"] else (b, a)
-            verdicts.append(Note.of(CmpCode.bandwidth, ratio=round(w["memory_bandwidth_gbps"] / l["memory_bandwidth_gbps"], 1),
-                                    winner_gbps=w["memory_bandwidth_gbps"], loser_gbps=l["memory_bandwidth_gbps"]))
+            if w["memory_bandwidth_gbps"] / l["memory_bandwidth_gbps"] < 1.05:
+                verdicts.append(Note.of(CmpCode.bandwidth_same, gbps=w["memory_bandwidth_gbps"]))
+            else:
+                verdicts.append(Note.of(CmpCode.bandwidth, ratio=round(w["memory_bandwidth_gbps"] / l["memory_bandwidth_gbps"], 1),
+                                        winner_gbps=w["memory_bandwidth_gbps"], loser_gbps=l["memory_bandwidth_gbps"]))
+        if "nvlink" in (ctx.get("features") or []):
+            verdicts[:0] = [Note.of(CmpCode.link, gpu=g["key"], nvlink=g["nvlink"], gbps=g.get("nvlink_bandwidth_gbps"))
+                            for g in (a, b)]
         for g in (a, b):
             c = g.get("cheapest")
-            verdicts.append(Note.of(CmpCode.price, gpu=g["key"], price_per_gpu_hour=c["price_per_gpu_hour"], currency=c["currency"], provider=c["provider"])
+            verdicts.append(Note.of(CmpCode.price, gpu=g["key"], price_per_gpu_hour=c["price_per_gpu_hour"], currency=c["currency"], provider=env.provider_label(c["provider"], ctx.lang))
                             if c else Note.of(CmpCode.price_none, gpu=g["key"]))
         out.add(Lead([Note.of(CmpCode.lead, a=a["key"], b=b["key"], verdicts=verdicts)]))
         f = Formatter(ctx.lang)
         yes, no = Note.of(CmpCode.yes), Note.of(CmpCode.no)
+        unknown = "未知" if ctx.lang == "zh" else "unknown"
         rows = [
             [Note.of(CmpCode.row_memory)] + [f"{f.g(g['memory_gb'])} GB ({f.gib(g['usable_gib'])})" for g in gpus],
-            [Note.of(CmpCode.row_bandwidth)] + [f.gbps(g["memory_bandwidth_gbps"]) if g.get("memory_bandwidth_gbps") else "?" for g in gpus],
-            [Note.of(CmpCode.row_bf16)] + [f.tflops(g["bf16_tflops"]) if g.get("bf16_tflops") else "?" for g in gpus],
+            [Note.of(CmpCode.row_bandwidth)] + [f.gbps(g["memory_bandwidth_gbps"]) if g.get("memory_bandwidth_gbps") else unknown for g in gpus],
+            [Note.of(CmpCode.row_bf16)] + [f.tflops(g["bf16_tflops"]) if g.get("bf16_tflops") else unknown for g in gpus],
             [Note.of(CmpCode.row_fp8)] + [(f.tflops(g["fp8_tflops"]) if g.get("fp8_tflops") else yes) if g["fp8_supported"] else no for g in gpus],
-            [Note.of(CmpCode.row_link)] + [yes if g["nvlink"] else no for g in gpus],
+            [Note.of(CmpCode.row_link)] + [(f"NVLink {f.gbps(g['nvlink_bandwidth_gbps'])}" if g.get("nvlink_bandwidth_gbps") else yes)
+                                           if g["nvlink"] else no for g in gpus],
             [Note.of(CmpCode.row_price)] + [f.money(g["cheapest"]["price_per_gpu_hour"], g["cheapest"]["currency"], "hour") if g.get("cheapest") else "—" for g in gpus],
         ]
         out.add(Table([Note.of(CmpCode.header_spec)] + [g["key"] for g in gpus], rows))
@@ -271,6 +285,11 @@ class CostHandler:
         hours = ctx.get("hours")
         if hours is None and ctx.has("hours_per_day"):
             hours = float(ctx.get("hours_per_day")) * 730.0 / 24.0
+        if self._is_job(ctx):
+            # "what would it cost to pretrain a 7B on 1T tokens on p4de?": the job's time sets the hours to pay for
+            from assistant.offline.handlers.training import TrainTimeHandler
+
+            return TrainTimeHandler().plan(ctx, env)
         if ctx.has("instance") or ctx.gpu:
             args: dict[str, Any] = {"currency": currency}
             if ctx.has("instance"):
@@ -297,7 +316,15 @@ class CostHandler:
             recommend_plan(ctx, plan)
         return plan
 
+    @staticmethod
+    def _is_job(ctx: TurnContext) -> bool:
+        return ctx.has("tokens") and (ctx.has("model") or ctx.has("params")) and bool(ctx.has("instance") or ctx.gpu)
+
     def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
+        if results.get("time"):
+            from assistant.offline.handlers.training import TrainTimeHandler
+
+            return TrainTimeHandler().compose(ctx, plan, results, cited, env)
         if results.get("rec"):
             from assistant.offline.handlers.recommend import compose_recommendation
 

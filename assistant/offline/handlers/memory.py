@@ -101,7 +101,8 @@ class MemoryHandler:
             return out
         v = main.result
         out.add(Lead([Note.of(MemoryCode.lead, model=env.model_name(v["model"]), mode=v["mode"], precision=v["precision"],
-                              per_gpu_gib=v["per_gpu_gib"], total_gib=v["total_gib"], gpus=v["gpus"])]))
+                              per_gpu_gib=v["per_gpu_gib"], total_gib=v["total_gib"], gpus=v["gpus"],
+                              seq_len=main.args.get("seq_len") if ctx.sources.get("seq_len") in ("user", "pasted") else None)]))
         fits = [Note.of(MemoryCode.gpu_fit, gpu=d["gpu"], usable_gib=d["usable_gib"], headroom_gib=d["headroom_gib"])
                 for d in v.get("fit_details", []) if d["fits"]]
         nofit = [Note.of(MemoryCode.gpu_nofit, gpu=d["gpu"], usable_gib=d["usable_gib"]) for d in v.get("fit_details", []) if not d["fits"]]

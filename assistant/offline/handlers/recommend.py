@@ -143,12 +143,12 @@ def option_row(o: dict[str, Any], period: str, lang: str, env: Env) -> list:
     age = o.get("price_as_of") or ("日期未知" if lang == "zh" else "date unknown")
     why = [Note.model_validate(r) for r in o.get("reasons", []) if isinstance(r, dict) and r.get("code") in WHY_CODES][:2]
     why += [Note.model_validate(w) for w in o.get("warnings", [])[:1]]
-    why_text = "; ".join(render(n, lang) for n in why) or "—"
+    why_text = ("；" if lang == "zh" else "; ").join(render(n, lang) for n in why) or "—"
     name = _provider_names(env, o["provider"])
     provider = (name["provider_zh"] or name["provider_name"]) if lang == "zh" else name["provider_name"]
     gpus = f"{(o.get('total_gpus') or o['gpu_count']):g}× {o['gpu']}"
     return [provider, f"`{o['instance']}`", gpus, Note.of(TableCode.need_usable, need=o["per_gpu_gib"], usable=o["gpu_usable_gib"]),
-            cost_cell, f"{grade}, {age}", why_text]
+            cost_cell, f"{grade}{'，' if lang == 'zh' else ', '}{age}", why_text]
 
 
 def _money_cell(amount: float, currency: str, lang: str) -> str:
@@ -206,8 +206,8 @@ def compose_recommendation(ctx: TurnContext, plan: Plan, results: Results, cited
             note = next((Note.model_validate(x) for x in q.get("reasons", []) if isinstance(x, dict)
                          and x.get("code") == "serve_rec.variant"), None)
             if note is not None:
-                variants.append(f"{_provider_label(q['provider'], env, ctx.lang)} `{q['instance']}` "
-                                f"({(q.get('total_gpus') or q['gpu_count']):g}× {q['gpu']}): {render(note, ctx.lang)}")
+                variants.append(_offer_line(q['provider'], q['instance'], f"{(q.get('total_gpus') or q['gpu_count']):g}× {q['gpu']}",
+                                            render(note, ctx.lang), env, ctx.lang))
         if variants:
             out.add(Bullets(Note.of(RecCode.quantised), variants))
         if top.get("job_cost") is not None and top.get("job_hours"):
@@ -224,8 +224,8 @@ def compose_recommendation(ctx: TurnContext, plan: Plan, results: Results, cited
             out.add(Para([note]))
     rejected = r.get("rejected", [])[:MAX_REJECTED]
     if rejected:
-        items = [f"{_provider_label(x['provider'], env, ctx.lang)} `{x['instance']}` ({x['gpu_count']:g}× {x['gpu']}): "
-                 f"{render(Note.model_validate(x['reason']), ctx.lang)}" for x in rejected]
+        items = [_offer_line(x['provider'], x['instance'], f"{x['gpu_count']:g}× {x['gpu']}",
+                             render(Note.model_validate(x['reason']), ctx.lang), env, ctx.lang) for x in rejected]
         out.add(Bullets(Note.of(AnswerCode.rejected), items))
     caveats: list = []
     if options:
@@ -234,6 +234,14 @@ def compose_recommendation(ctx: TurnContext, plan: Plan, results: Results, cited
     tool_notes = [Note.model_validate(a) for a in r.get("assumptions", [])[:4]]
     out.add(*tail(ctx, plan, results, cited, tool_notes=tool_notes, caveats=caveats))
     return out
+
+
+def _offer_line(provider: str, instance: str, gpus: str, text: str, env: Env, lang: str) -> str:
+    """'Provider `instance` (GPUs): text', with Chinese punctuation in a Chinese answer."""
+    name = _provider_label(provider, env, lang)
+    if lang == "zh":
+        return f"{name} `{instance}`（{gpus}）：{text}"
+    return f"{name} `{instance}` ({gpus}): {text}"
 
 
 def _provider_label(key: str, env: Env, lang: str) -> str:

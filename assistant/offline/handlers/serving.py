@@ -112,6 +112,8 @@ class ServingHandler:
             args["currency"] = ctx.answer_currency()
             if ctx.get("region"):
                 args["region"] = ctx.get("region")
+            if ctx.has("providers"):
+                args["providers"] = ctx.get("providers")
             plan.call("estimate_serving", "serve", **args)
             plan.data["serving"] = True
         else:
