@@ -32,9 +32,10 @@ from tools.domain import (
     RegionScope,
     Sharding,
 )
+from tools.catalog_query import Offer
 from tools.errors import AdvisorError, InputError, error_note
 from tools.fit import FitReport, fit_report, target_for_gpu, target_for_memory
-from tools.schemas import (CostRequest, RecommendRequest, ServingLoad, TrainTimeEstimate, TrainTimeRequest, VramEstimate,
+from tools.schemas import (CostEstimate, CostRequest, RecommendRequest, ServingLoad, TrainTimeEstimate, TrainTimeRequest, VramEstimate,
                            VramRequest)
 from tools.serving_profiles import Engine, WeightFormat
 
@@ -96,6 +97,15 @@ class CostArgs(_Args):
     region: str | None = Field(default=None, description="region name; None = the cheapest listed")
     region_scope: RegionScope = Field(default=RegionScope.any, description="with gpu: cn | intl | any")
     providers: list[str] = Field(default_factory=list, description="with gpu: only these providers")
+
+
+MAX_OFFERS_SHOWN = 10
+
+
+class GpuCostEstimate(CostEstimate):
+    """A GPU priced at its cheapest offer, with each provider's cheapest offer of the same GPU count."""
+
+    offers: list[Offer] = Field(default_factory=list, description="each provider's cheapest offer, cheapest first")
 
 
 class RecommendArgs(WorkloadArgs):
@@ -306,7 +316,14 @@ class ToolBox:
         req = CostRequest(hours=args.hours, billing=args.billing, currency=args.currency)
         estimates = [estimate_cost(r, req, self.res.fx) for r in rows]
         priced = [e for e in estimates if e.total is not None]
-        return min(priced, key=lambda e: e.total) if priced else estimates[0]
+        chosen = min(priced, key=lambda e: e.total) if priced else estimates[0]
+        if args.gpu and not args.instance:
+            # "which providers offer H100s?": the cheapest offer of each provider beside the one priced in full
+            by_provider: dict[str, Any] = {}
+            for o in sorted(exact, key=lambda o: o.price_per_gpu_hour):
+                by_provider.setdefault(o.provider, o)
+            return GpuCostEstimate(**chosen.model_dump(), offers=list(by_provider.values())[:MAX_OFFERS_SHOWN])
+        return chosen
 
     def recommend_config(self, args: RecommendArgs):
         from tools.recommend import recommend

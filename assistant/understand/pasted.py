@@ -35,7 +35,7 @@ INTRO = re.compile(
 )
 # A line addressed to the assistant: a speaker tag, or "note/instruction to the AI", or an imperative to "you/the model".
 ADDRESSED = re.compile(
-    r"(?i)(?:^|\n|[\s>*#-])(?:(?:assistant|ai|chatgpt|gpt|llm|bot|advisor|助手|ai助手|智能助手)\s*[:：]"
+    r"(?i)(?:^|\n|[\s>*#\-【\[（(「])(?:(?:assistant|ai|chatgpt|gpt|llm|bot|advisor|助手|ai助手|智能助手)\s*[:：]"
     r"|(?:note|instruction|message|hint)s?\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|model|llm|bot|advisor)"
     r"|(?:给|致|对)\s*(?:ai|AI|助手|模型|大模型)[^。\n]{0,8}(?:的)?(?:指令|说明|提示|话)?"
     r"|(?:dear|hey)\s+(?:ai|assistant|model)"

@@ -339,6 +339,9 @@ MESSAGES: dict = {
         lambda p, f: f"**{f.g(p.get('gpus'))}× {p.get('gpu')} 就够了**，能在 {f.hours(p.get('deadline_hours'))} 内完成：大约需要 {f.hours(p.get('hours'))}。",
     ),
     # ------------------------------------------------------------ cost
+    "cost.offers": ("The cheapest {gpu} offer of each provider ({count:int} providers):",
+                    "各云厂商最便宜的 {gpu} 报价（{count:int} 家）："),
+    "cost.per_gpu_hour": ("Per GPU-hour", "每卡每小时"),
     "cost.lead": (
         lambda p, f: f"**{p.get('provider')} `{p.get('instance')}`** ({f.g(p.get('gpu_count'))}× {p.get('gpu')}, {p.get('region')}) costs about "
         f"**{f.money(p.get('total'), p.get('currency'))}** for {f.hours(p.get('hours'))} {_billing(p, f)}.",

@@ -10,6 +10,7 @@ from assistant.offline.handlers.base import AnswerCode, Cited, Env, Plan, Result
 from assistant.offline.workload import AssumeCode
 from assistant.understand.slots import Frame
 from tools.messages.format import Formatter
+from tools.messages import render
 from tools.notes import Note, NoteCode
 
 
@@ -61,6 +62,8 @@ class CostCode(NoteCode):
     unknown = "cost.unknown"
     lines = "cost.lines"
     line = "cost.line"
+    offers = "cost.offers"
+    per_gpu_hour = "cost.per_gpu_hour"
 
 
 FEATURE_FIELDS = {"fp8": "fp8_supported", "bf16": "bf16_supported", "nvlink": "nvlink"}
@@ -335,7 +338,7 @@ class CostHandler:
             out.add(Para([cost.error_note or Note.of(AnswerCode.tool_error, error=cost.error)] if cost else []))
             return out
         c = cost.result
-        common = dict(provider=c["provider"], instance=c["instance"], gpu_count=c["gpu_count"], gpu=c["gpu"], region=c["region"],
+        common = dict(provider=env.provider_label(c["provider"], ctx.lang), instance=c["instance"], gpu_count=c["gpu_count"], gpu=c["gpu"], region=c["region"],
                       billing=c["billing"], currency=c["currency"])
         if c.get("total") is None:
             out.add(Lead([Note.of(CostCode.unknown, **common)]))
@@ -347,6 +350,18 @@ class CostHandler:
             items.append(Note.of(CostCode.line, billing=line["billing"], total=line.get("total"), price_per_hour=line.get("price_per_hour"),
                                  currency=c["currency"], age_text=age))
         out.add(Bullets(Note.of(CostCode.lines), items))
+        if len(c.get("offers") or []) > 1:
+            from assistant.offline.handlers.recommend import TableCode
+
+            f = Formatter(ctx.lang)
+            sep = "，" if ctx.lang == "zh" else ", "
+            rows = [[env.provider_label(o["provider"], ctx.lang), f"`{o['instance']}`", f"{f.g(o['gpu_count'])}× {c['gpu']}",
+                     f.money(o["price_per_gpu_hour"], o["currency"], "hour", table=True),
+                     render(Note(code=f"term.grade.{o['grade']}"), ctx.lang) + sep
+                     + (o.get("as_of") or ("日期未知" if ctx.lang == "zh" else "date unknown"))] for o in c["offers"]]
+            out.add(Para([Note.of(CostCode.offers, gpu=c["gpu"], count=len(rows))]))
+            out.add(Table([Note.of(TableCode.provider), Note.of(TableCode.instance), Note.of(TableCode.gpus),
+                           Note.of(CostCode.per_gpu_hour), Note.of(TableCode.price)], rows))
         if c.get("exchange_rate"):
             from tools.schemas import ExchangeRate
 

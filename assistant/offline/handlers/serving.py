@@ -39,7 +39,8 @@ ENGINES = [  # engine names in the user's words (the serving estimator has a pro
     ("transformers", r"\btransformers\b|\bhf generate\b|\btgi\b"),
     ("vllm", r"\bvllm\b"),
 ]
-MAX_THROUGHPUT = r"max(?:imum)? throughput|peak throughput|最大吞吐|峰值吞吐|吞吐上限|极限吞吐|满载"
+MAX_THROUGHPUT = (r"max(?:imum)? throughput|peak throughput|flat[- ]out|at full (?:load|tilt)|fully (?:loaded|saturated)|saturat|"
+                  r"最大吞吐|峰值吞吐|吞吐上限|极限吞吐|满载|满负荷|跑满|打满")
 
 
 def _engine(question: str) -> str | None:
