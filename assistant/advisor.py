@@ -178,7 +178,9 @@ class Advisor:
         # The user's own words back figures; a pasted document backs only a repetition of itself (never a price or spec)
         earlier = [split_turn(_text(m)) for m in self.history if isinstance(m, HumanMessage)]
         user_texts = [x.own for x in (tr.reading.split, *earlier) if x.own]
-        pasted_texts = [x.pasted for x in (tr.reading.split, *earlier) if x.pasted]
+        # the instructions found in a paste are quoted back in the notice ("it asks me to rent an 8x H100 node"):
+        # their figures are the paste's, backed as pasted (an exact repeat), never as a tool's
+        pasted_texts = [t for x in (tr.reading.split, *earlier) for t in (x.pasted, *x.instructions, *x.posed) if t]
         human = HumanMessage(content=text, additional_kwargs={CONTEXT_KEY: ctx.model_dump(mode="json")})
         messages = [*self.history[-2 * HISTORY_TURNS :], human]
         brain_label = "offline"
@@ -195,6 +197,7 @@ class Advisor:
                     language=ctx.lang,
                     needs_number=tr.frame in NUMERIC_FRAMES,
                     tools=_tools_for(tr.frame, self.resources.tools),
+                    rewrite_tools=list(self.resources.tools),
                     system_prompt=SYSTEM_PROMPT,
                     settings=self.settings,
                     timings=timings,

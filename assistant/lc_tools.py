@@ -106,6 +106,7 @@ class GpuCostEstimate(CostEstimate):
     """A GPU priced at its cheapest offer, with each provider's cheapest offer of the same GPU count."""
 
     offers: list[Offer] = Field(default_factory=list, description="each provider's cheapest offer, cheapest first")
+    providers_total: int = Field(default=0, ge=0, description="how many providers list this GPU count (offers shows the cheapest few)")
 
 
 class RecommendArgs(WorkloadArgs):
@@ -322,7 +323,8 @@ class ToolBox:
             by_provider: dict[str, Any] = {}
             for o in sorted(exact, key=lambda o: o.price_per_gpu_hour):
                 by_provider.setdefault(o.provider, o)
-            return GpuCostEstimate(**chosen.model_dump(), offers=list(by_provider.values())[:MAX_OFFERS_SHOWN])
+            return GpuCostEstimate(**chosen.model_dump(), offers=list(by_provider.values())[:MAX_OFFERS_SHOWN],
+                                   providers_total=len(by_provider))
         return chosen
 
     def recommend_config(self, args: RecommendArgs):

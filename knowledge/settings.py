@@ -61,12 +61,13 @@ class Settings(BaseSettings):
     def exchange_rate(self) -> ExchangeRate:
         if self.usd_cny == DEFAULT_USD_CNY and self.usd_cny_as_of is None:
             return ExchangeRate(usd_cny=DEFAULT_USD_CNY, as_of=DEFAULT_USD_CNY_AS_OF, source=DEFAULT_USD_CNY_SOURCE,
-                                source_code=FxSource.builtin)
+                                source_code=FxSource.builtin, today=self.today_date)
         return ExchangeRate(
             usd_cny=self.usd_cny,
-            as_of=self.usd_cny_as_of or dt.date.today(),
+            as_of=self.usd_cny_as_of or self.today_date,
             source="configured (GPU_ADVISOR_USD_CNY)",
             source_code=FxSource.configured,
+            today=self.today_date,
         )
 
     @property

@@ -89,7 +89,8 @@ def test_a_person_asks_and_sees_answer_table_and_chart(browser, app_url):
 
     WebDriverWait(browser, 300).until(EC.presence_of_element_located((By.CSS_SELECTOR, "#ga-recommendation table")))
     WebDriverWait(browser, 60).until(
-        lambda d: "Recommendation" in d.find_element(By.CSS_SELECTOR, "#ga-chat").text
+        # the answer's lead ("Rent 1× …") and its memory figure have streamed into the chat
+        lambda d: "Rent " in d.find_element(By.CSS_SELECTOR, "#ga-chat").text and "GiB" in d.find_element(By.CSS_SELECTOR, "#ga-chat").text
         and d.find_elements(By.CSS_SELECTOR, "#ga-charts svg")
     )
     time.sleep(1.0)  # let the last streamed frame settle before the picture

@@ -129,7 +129,8 @@ def test_source_line_names_provider_grade_source_and_age():
     provider = Provider(key="gpushare", name="Gpushare (恒源云)", name_zh="恒源云", kind="marketplace")
     note = source_note(p, provider, D(2026, 12, 1))
     assert render(note, "en") == "Price source: Gpushare (恒源云), marketplace sample (s), about 2026-10 (inferred), 2 months old."
-    assert render(note, "zh") == "价格来源：恒源云 市场挂单样本（s），约 2026-10（推断），2 个月前。"
+    # Chinese shows the source's link: the source's own description is English prose
+    assert render(note, "zh") == "价格来源：恒源云 市场挂单样本（huggingface.co/datasets/brian8808），约 2026-10（推断），2 个月前。"
     assert note.params["source_url"] == "https://huggingface.co/datasets/brian8808/gpu-price-index"
 
 

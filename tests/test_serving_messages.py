@@ -160,10 +160,12 @@ SERVING_LATIN = {
 def _latin_words(text: str, names: set[str]) -> list[str]:
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, " ")
+    text = re.sub(r"`[^`]+`", " ", text)  # code spans: identifiers as written
+    text = re.sub(r"[A-Z][a-z]+ 等", " ", text)  # a first author before 等 (et al.) is a person's name
     text = re.sub(r"\S*[_=/]\S*", " ", text)  # identifiers, settings, ratios (M/D/1, tok/s)
     words = re.findall(r"(?<![0-9A-Za-z])[A-Za-z][A-Za-z0-9.-]*", text)
     return [w for w in words if len(w.rstrip("0123456789.-")) > 1 and w.lower().strip(".-") not in SERVING_LATIN
-            and not re.fullmatch(r"[A-Z0-9.-]+", w)]  # acronyms and model ids stay as written
+            and not re.fullmatch(r"[A-Z0-9.-]+", w) and not re.search(r"-\d", w)]  # acronyms and model ids (Llama-2) stay as written
 
 
 def _names(note: Note) -> set[str]:

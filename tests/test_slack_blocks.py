@@ -102,13 +102,13 @@ def test_answer_blocks_layout():
     assert blocks[0]["elements"][0]["text"] == "Asked by <@U42>: which &lt;gpu&gt;?"
     assert blocks[1]["text"]["text"] == "*Rent aws/g5.2xlarge* [1]."
     rec = blocks[3]
-    assert rec["text"]["text"] == "*Recommended: aws / g5.2xlarge*"
+    assert rec["text"]["text"] == "*Recommended: Amazon Web Services (AWS) / g5.2xlarge*"  # the catalog's display name
     fields = {f["text"].split("\n")[0]: f["text"].split("\n")[1] for f in rec["fields"]}
     assert fields["*GPUs*"] == "1× A10G"
     assert fields["*Memory per GPU*"] == "18.4 of 22.1 GiB"
     assert fields["*Per hour*"] == "$1.21" and fields["*Per month*"] == "$884.76"
     assert fields["*Billing*"] == "on-demand" and fields["*Price*"] == "official list price, as of 2025-11-01"
-    assert blocks[4]["elements"][0]["text"] == "[1] Title 1 — S (doc-1)"
+    assert blocks[4]["elements"][0]["text"] == "[1] Title 1 — S"  # doc ids are for machines
 
 
 def test_recommendation_fields_in_chinese():
@@ -116,6 +116,71 @@ def test_recommendation_fields_in_chinese():
     fields = {f["text"].split("\n")[0]: f["text"].split("\n")[1] for f in blocks[2]["fields"]}
     assert fields["*每卡显存*"] == "需要 18.4 GiB，可用 22.1 GiB"
     assert fields["*计费*"] == "按量付费" and fields["*价格*"] == "官方刊例价，2025-11-01 数据"
+
+
+GPUSHARE = {
+    "provider": "gpushare", "instance": "rtx-3090-1x", "region": "cn-mainland", "gpu": "RTX-3090", "gpu_count": 1, "nodes": 1,
+    "per_gpu_gib": 21.9, "gpu_usable_gib": 23.7, "price_per_hour": 0.76, "monthly_cost": None, "job_cost": None,
+    "currency": "CNY", "billing": "on_demand", "price_grade": None, "price_as_of": "2026-10-01", "total_gpus": 1,
+}
+
+
+@pytest.mark.parametrize(
+    "lang, title, region, month, price",
+    [
+        # Regression (issue 10): '*推荐: gpushare / rtx-3090-1x*', region 'cn-mainland', 'unknown'
+        ("zh", "*推荐：恒源云 / rtx-3090-1x*", "中国大陆", "价格未知", "价格来源未知，2026-10-01 数据"),
+        ("en", "*Recommended: Gpushare (恒源云) / rtx-3090-1x*", "cn-mainland", "unknown", "grade unknown, as of 2026-10-01"),
+    ],
+)
+def test_recommendation_fields_name_the_provider_and_region(lang, title, region, month, price):
+    rec = bk.recommendation_fields(make_answer("x", language=lang, recommendation=GPUSHARE))
+    fields = {f["text"].split("\n")[0]: f["text"].split("\n")[1] for f in rec["fields"]}
+    assert rec["text"]["text"] == title
+    region_label, month_label, price_label = {"zh": ("*地域*", "*每月*", "*价格*"), "en": ("*Region*", "*Per month*", "*Price*")}[lang]
+    assert fields[region_label] == region and fields[month_label] == month and fields[price_label] == price
+
+
+@pytest.mark.parametrize(
+    "brain, lang, line",
+    [
+        ("offline", "zh", "大脑：离线"),  # the offline brain in words
+        ("offline", "en", "brain: offline"),
+        ("deepseek:deepseek-chat", "zh", "大脑：deepseek:deepseek-chat"),  # an LLM spec is a name: as it is
+    ],
+)
+def test_brain_line(brain, lang, line):
+    answer = make_answer("x", citations=0, language=lang, recommendation={}).model_copy(update={"brain": brain})
+    assert bk.answer_blocks(answer)[-1]["elements"][0]["text"] == line
+
+
+@pytest.mark.parametrize(
+    "text, shown",
+    [
+        # Regression (issue 10): the offline brain lists its sources in the answer; context blocks repeated them
+        ("推荐 [1][2]。\n\n**参考：**\n[1] Title 1 § S\n[2] Title 2 § S", []),
+        # an LLM's answer has only the markers: the sources come as context lines, without doc ids
+        ("Rent X [1][2].", ["[1] Title 1 — S", "[2] Title 2 — S"]),
+        # only the ones the text does not list
+        ("Rent X [1][2].\n\n[1] Title 1", ["[2] Title 2 — S"]),
+    ],
+)
+def test_sources_are_shown_once(text, shown):
+    blocks = bk.citation_blocks(make_answer(text))
+    assert [e["text"] for b in blocks for e in b["elements"]] == shown
+
+
+@pytest.mark.parametrize(
+    "markdown, row",
+    [
+        # Regression (issue 10): preformatted text showed '`rtx-3090-1x`' with its backticks
+        ("| 实例 |\n|---|\n| `rtx-3090-1x` |", "rtx-3090-1x"),
+        ("| a |\n|---|\n| **aws** `g5` x |", "aws g5 x"),  # bold and code marks both go
+        ("| a |\n|---|\n| 2 * 3 |", "2 * 3"),  # a lone star is text
+    ],
+)
+def test_table_cells_lose_markdown_marks(markdown, row):
+    assert bk.to_mrkdwn(markdown).splitlines()[2] == row
 
 
 def test_no_recommendation_no_fields():

@@ -91,7 +91,7 @@ def test_mfu_sources_carry_their_figures():
     """The figures a source cites are params (so the verifier can back them), rendered with the citation."""
     _, source = default_mfu(make_gpu(), 8)
     assert source.params == {"gpus": 2048, "mfu_low": 0.44, "mfu_high": 0.51, "mfu_median": 0.47}
-    assert render(source, "en") == "LLaMA paper Table 15: 2,048 A100-80GB at 44%-51% MFU by 6ND; median 0.47"
+    assert render(source, "en") == "LLaMA paper Table 15: 2,048 A100-80GB at 44%-51% MFU by `6ND`; median 0.47"  # formulas are code in both languages
 
 
 def test_gpu_classes():

@@ -215,6 +215,8 @@ def test_the_gradio_names_we_rely_on_exist(server):
     demo, _ = server
     holder = demo.state_holder
     assert hasattr(holder, "session_data") and hasattr(holder, "time_last_used") and hasattr(holder, "lock")
+    assert isinstance(demo._queue.pending_event_ids_session, dict)
+    assert hasattr(demo._queue.pending_messages_per_session, "pop")
     assert forget_gradio_session(demo, "no-such-session") is False
 
 
@@ -229,8 +231,10 @@ def test_closed_clients_leave_nothing_on_the_server(server):
     assert web.live_sessions() >= 4
     for c in clients:
         c.close()
-    assert wait_until(lambda: not hashes & set(demo.state_holder.session_data) and web.live_sessions() == 0), (
-        f"still held: {len(hashes & set(demo.state_holder.session_data))} Gradio sessions, {web.live_sessions()} advisors")
+    queue = demo._queue
+    held = lambda: (hashes & set(demo.state_holder.session_data), hashes & set(queue.pending_messages_per_session),  # noqa: E731
+                    hashes & set(queue.pending_event_ids_session), web.live_sessions())
+    assert wait_until(lambda: held() == (set(), set(), set(), 0)), f"still held: {held()}"
 
 
 def test_an_open_client_keeps_its_session(server):

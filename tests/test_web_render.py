@@ -14,6 +14,7 @@ import threading
 import pytest
 
 from assistant.answer import Answer, Citation, ToolCallRecord
+from tools.domain import Provider
 from ui.web import render
 from ui.web.charts import cost_chart, memory_chart
 from ui.web.export import export_filename, recommendation_markdown, write_export
@@ -67,28 +68,70 @@ def answer(options=None, language="en", budget=None, budget_currency=None, perio
 # ---------------------------------------------------------------- tool steps
 
 
+# display names as the catalog gives them (real `Provider` records; the built-in catalog is checked below)
+NAMES = {
+    "gpushare": Provider(key="gpushare", name="Gpushare (恒源云)", name_zh="恒源云", kind="marketplace", home_currency="CNY"),
+    "runpod": Provider(key="runpod", name="RunPod (Secure Cloud)", kind="gpu-cloud"),
+    "aws": Provider(key="aws", name="Amazon Web Services (AWS)", name_zh="亚马逊云科技", kind="hyperscaler"),
+}
+
+
 @pytest.mark.parametrize(
-    "call, expected",
+    "call, en, zh",
     [
         # VRAM: per-GPU figure, count, mode/precision, and which GPUs fit
         (ToolCallRecord(name="estimate_vram", args={}, result={"per_gpu_gib": 18.4, "gpus": 2, "mode": "lora", "precision": "bf16",
                                                                  "fits": {"A10": True, "T4": False}}),
-         "18.4 GiB per GPU × 2 (lora, bf16); fits A10"),
-        # a tool error is shown as such, not as a result
+         "18.4 GiB per GPU × 2 (lora, bf16); fits A10", "每卡 18.4 GiB × 2（LoRA 微调，bf16）；放得下：A10"),
+        # VRAM: nothing fits
+        (ToolCallRecord(name="estimate_vram", args={}, result={"per_gpu_gib": 90, "gpus": 1, "mode": "full", "precision": "bf16",
+                                                                 "fits": {"A10": False}}),
+         "90 GiB per GPU × 1 (full, bf16); fits none of the GPUs checked", "每卡 90 GiB × 1（全参数微调，bf16）；所查的 GPU 都放不下"),
+        # a tool error is shown as such, not as a result (the error text itself is the tool's)
         (ToolCallRecord(name="estimate_cost", args={}, result={"error": "Unknown instance 'p9'. Did you mean: p4d?"}),
-         "error: Unknown instance 'p9'. Did you mean: p4d?"),
-        # recommendation: counts and the top option's monthly cost (≥ 1000: no cents)
-        (ToolCallRecord(name="recommend_config", args={}, result={"options": [option()], "rejected": [{"x": 1}]}),
-         "1 option(s), 1 near-miss(es); top: aliyun/gn7i ¥7,373/month"),
+         "error: Unknown instance 'p9'. Did you mean: p4d?", "出错：Unknown instance 'p9'. Did you mean: p4d?"),
+        # recommendation: counts and the top option by display name, its monthly cost (≥ 1000: no cents)
+        (ToolCallRecord(name="recommend_config", args={}, result={"options": [option(provider="gpushare")], "rejected": [{"x": 1}]}),
+         "1 option(s), 1 near-miss(es); top: Gpushare (恒源云) · gn7i ¥7,373/month", "1 个方案，1 个未入选；首选：恒源云 · gn7i ¥7,373/月"),
+        # recommendation: a provider the catalog lacks is shown by its id; nothing found: no 'top'
+        (ToolCallRecord(name="recommend_config", args={}, result={"options": [option()], "rejected": []}),
+         "1 option(s), 0 near-miss(es); top: aliyun · gn7i ¥7,373/month", "1 个方案，0 个未入选；首选：aliyun · gn7i ¥7,373/月"),
+        (ToolCallRecord(name="recommend_config", args={}, result={"options": [], "rejected": []}),
+         "0 option(s), 0 near-miss(es)", "0 个方案，0 个未入选"),
         # search: passage count and titles
         (ToolCallRecord(name="search_guidance", args={}, result={"passages": [{"title": "Spot"}, {"title": "NVLink"}]}),
-         "2 passage(s): Spot; NVLink"),
-        # unknown tool shape: clipped JSON
-        (ToolCallRecord(name="mystery", args={}, result={"a": 1}), '{"a": 1}'),
+         "2 passage(s): Spot; NVLink", "2 段资料：Spot；NVLink"),
+        # cost: where, total, hours, billing in words, the price's date
+        (ToolCallRecord(name="estimate_cost", args={}, result={"provider": "aws", "instance": "p4d.24xlarge", "total": 3277.0,
+                                                                 "currency": "USD", "hours": 100, "billing": "on_demand",
+                                                                 "price_as_of": "2025-11-01"}),
+         "Amazon Web Services (AWS) · p4d.24xlarge: $3,277 for 100 h on-demand (as of 2025-11-01)",
+         "亚马逊云科技 · p4d.24xlarge：按量付费 100 小时共 $3,277（2025-11-01 数据）"),
+        # cost without a price: unknown in words, never 0
+        (ToolCallRecord(name="estimate_cost", args={}, result={"provider": "runpod", "instance": "x", "total": None, "currency": "USD",
+                                                                 "hours": 730, "billing": "spot", "price_as_of": None}),
+         "RunPod (Secure Cloud) · x: unknown for 730 h spot (date unknown)",
+         "RunPod (Secure Cloud) · x：竞价实例 730 小时共 价格未知（日期未知）"),
+        # training time
+        (ToolCallRecord(name="estimate_train_time", args={}, result={"hours": 12.5, "days": 0.5, "gpu_hours": 100.2, "gpus": 8,
+                                                                       "gpu": "A100-80GB"}),
+         "12.5 h ≈ 0.5 days, 100 GPU-hours on 8× A100-80GB", "12.5 小时 ≈ 0.5 天，8× A100-80GB 共 100 卡时"),
+        # catalog rows
+        (ToolCallRecord(name="lookup_catalog", args={}, result={"instances": [{}, {}]}), "2 instance row(s)", "2 行实例数据"),
+        # unknown tool shape: clipped JSON, the same in both languages
+        (ToolCallRecord(name="mystery", args={}, result={"a": 1}), '{"a": 1}', '{"a": 1}'),
     ],
 )
-def test_tool_summary(call, expected):
-    assert render.tool_summary(call) == expected
+def test_tool_summary(call, en, zh):
+    assert render.tool_summary(call, "en", NAMES) == en
+    assert render.tool_summary(call, "zh", NAMES) == zh
+
+
+def test_tool_summary_in_chinese_has_no_english_words():
+    """Regression (issue 10): the steps of a Chinese answer said 'option(s)', 'passage(s)', 'GiB per GPU', 'error'."""
+    steps = render.tool_steps(answer(language="zh"))
+    logs = [s["metadata"]["log"] for s in steps[1:]]
+    assert logs == ["每卡 18.4 GiB × 1（LoRA 微调，bf16）；放得下：A10", "1 个方案，0 个未入选；首选：aliyun · gn7i ¥7,373/月"]
 
 
 def test_tool_steps_are_folded_thoughts_nested_under_one_parent():
@@ -139,6 +182,101 @@ def test_compact_table_in_chinese_uses_chinese_headers():
     assert lines[2] == "| 1 | aliyun · gn7i | 1× A10 | 18.4 / 22.2 | ¥7,373 | 2025-11-01 |"
 
 
+@pytest.mark.parametrize(
+    "opt, lang, expected",
+    [
+        # the Chinese name in a Chinese answer, the English one otherwise
+        ({"provider": "gpushare"}, "zh", "恒源云"),
+        ({"provider": "gpushare"}, "en", "Gpushare (恒源云)"),
+        # no Chinese name: the English one in both
+        ({"provider": "runpod"}, "zh", "RunPod (Secure Cloud)"),
+        # a provider the catalog lacks (a user's own id): the id
+        ({"provider": "my-lab"}, "zh", "my-lab"),
+        # names carried by the result itself win over the catalog
+        ({"provider": "gpushare", "provider_zh": "恒源", "provider_name": "GPUShare"}, "zh", "恒源"),
+        ({"provider": "gpushare", "provider_zh": "恒源", "provider_name": "GPUShare"}, "en", "GPUShare"),
+        # a bare key works too
+        ("aws", "zh", "亚马逊云科技"),
+    ],
+)
+def test_provider_label(opt, lang, expected):
+    assert render.provider_label(opt, lang, NAMES) == expected
+
+
+@pytest.mark.parametrize(
+    "key, zh",
+    [
+        # the providers of the screenshot conversation (docs/screenshots), from the built-in catalog
+        ("gpushare", "恒源云"), ("suanjiayun", "算家云"), ("autodl", "AutoDL 算力云"), ("gongjiyun", "共绩算力"), ("alibaba", "阿里云"),
+    ],
+)
+def test_provider_label_from_the_builtin_catalog(key, zh):
+    assert render.provider_label({"provider": key}, "zh") == zh
+    assert render.provider_label({"provider": key}, "en") not in (key, zh)  # the English name, not the id
+
+
+@pytest.mark.parametrize(
+    "region, en, zh",
+    [
+        ("cn-mainland", "cn-mainland", "中国大陆"),  # our placeholder for "somewhere in mainland China": words in Chinese
+        ("beijing-a", "beijing-a", "北京 A 区"),  # AutoDL's zone, as its console names it
+        ("us-east-1", "us-east-1", "us-east-1"),  # a cloud's own region code stays as it is
+        (None, "unknown", "未知"),
+    ],
+)
+def test_region_label(region, en, zh):
+    assert render.region_label(region, "en") == en and render.region_label(region, "zh") == zh
+
+
+@pytest.mark.parametrize(
+    "value, en, zh",
+    [
+        (None, "unknown", "未知"),  # missing: unknown, never 0
+        (True, "yes", "是"),
+        (18.44, "18.4", "18.4"),
+        (1234, "1,234", "1,234"),
+    ],
+)
+def test_num_per_language(value, en, zh):
+    assert render.num(value) == en and render.num(value, language="zh") == zh
+
+
+@pytest.mark.parametrize(
+    "value, currency, en, zh",
+    [
+        (None, "CNY", "unknown", "价格未知"),  # the chart's words for a missing price
+        (554.8, "CNY", "¥554.80", "¥554.80"),  # cents below 1000
+        (7373.0, "CNY", "¥7,373", "¥7,373"),  # tables keep digits (no 万)
+        (12.5, "EUR", "12.50 EUR", "12.50 EUR"),
+    ],
+)
+def test_money_per_language(value, currency, en, zh):
+    assert render.money(value, currency) == en and render.money(value, currency, "zh") == zh
+
+
+@pytest.mark.parametrize(
+    "lang, row, caption",
+    [
+        ("zh", "| 1 | 恒源云 · rtx-3090-1x | 1× A10 | 18.4 / 22.2 | 价格未知 | 2025-11-01 |",
+         "<sub>计费：按量付费 · 地域：中国大陆</sub>"),
+        ("en", "| 1 | Gpushare (恒源云) · rtx-3090-1x | 1× A10 | 18.4 / 22.2 | unknown | 2025-11-01 |",
+         "<sub>Billing: on-demand · Region: cn-mainland</sub>"),
+    ],
+)
+def test_panel_names_providers_and_regions_in_the_answers_language(lang, row, caption):
+    """Regression (issue 10): the panel showed 'gpushare · rtx-3090-1x', 'unknown', '计费: …' and 'cn-mainland'."""
+    a = answer([option(provider="gpushare", instance="rtx-3090-1x", region="cn-mainland", month=None)], language=lang)
+    panel = render.recommendation_panel(a, names=NAMES)
+    assert row in panel.splitlines()
+    assert caption in panel
+
+
+def test_full_table_names_providers_and_regions():
+    a = answer([option(provider="gpushare", instance="rtx-3090-1x", region="cn-mainland")], language="zh")
+    row = render.options_table(a, names=NAMES).splitlines()[2]
+    assert row.startswith("| 1 | 恒源云 | rtx-3090-1x | 1× A10 | 中国大陆 | 18.4 / 22.2 GiB |")
+
+
 def test_panel_shows_the_first_rows_and_says_how_many_more():
     panel = render.recommendation_panel(answer([option(instance=f"i{n}") for n in range(9)]))
     assert panel.count("| aliyun · i") == render.PANEL_ROWS == 6
@@ -151,7 +289,7 @@ def test_panel_renders_the_top_options_notes_in_the_answers_language():
     zh = render.recommendation_panel(answer(language="zh"))
     assert "- 中国大陆地域（cn-beijing）" in zh and "- ⚠ A10 不支持 BF16" in zh
     assert "每卡需要 18.4 GiB" in zh and "needs" not in zh
-    assert "计费: 按量付费" in zh  # billing in words, not the enum value
+    assert "计费：按量付费" in zh  # billing in words, not the enum value
 
 
 def test_panel_without_options_says_so():
@@ -192,6 +330,29 @@ def test_cost_chart_budget_in_other_currency_is_not_drawn_as_a_line():
 def test_cost_chart_unknown_price_and_escaped_labels():
     svg = cost_chart([option(provider="<script>", month=None)])
     assert "price unknown" in svg and "<script>" not in svg and "&lt;script&gt;" in svg
+
+
+@pytest.mark.parametrize(
+    "opt, lang, label",
+    [
+        # display names, not 'gpushare/rtx-3090-1x'
+        (option(provider="gpushare", instance="rtx-3090-1x"), "zh", "恒源云 · rtx-3090-1x"),
+        (option(provider="gpushare", instance="rtx-3090-1x"), "en", "Gpushare (恒源云) · rtx-3090-1x"),
+        # a long name is shortened first, so the instance stays whole
+        (option(provider="runpod", instance="1x_RTX4000-Ada_SECURE"), "en", "RunPod… · 1x_RTX4000-Ada_SECURE"),
+        # an instance id too long for the column: the whole label is cut
+        (option(provider="aws", instance="x" * 40), "en", "Amazon Web Services (AWS) · xxx…"),
+    ],
+)
+def test_chart_labels_use_display_names(opt, lang, label):
+    for svg in (memory_chart([opt], lang, NAMES), cost_chart([opt], language=lang, names=NAMES)):
+        assert f">{label}</text>" in svg
+
+
+def test_charts_in_chinese_have_no_english_words():
+    svg = cost_chart([option(provider="gpushare", month=None)], budget=800, budget_currency="USD", language="zh", names=NAMES)
+    assert "价格未知" in svg and "预算以 美元 计：请在表格中比较" in svg
+    assert not re.search(r">[^<]*\b(unknown|budget|USD)\b[^<]*<", svg)
 
 
 def test_charts_follow_the_answer_period():

@@ -535,16 +535,37 @@ def _price_and_check(c: Candidate, run: _Run, misses: list[Miss]) -> "bool | str
 
 
 def _drop_slow_if_clean_exists(options: list[Candidate], misses: list[Miss]) -> list[Candidate]:
-    """PCIe-only sharded training is rejected when an option without that problem exists."""
+    """PCIe-only sharded training is rejected when an option without that problem exists; so is a model split by
+    tensor parallelism across more than two GPUs over PCIe when a priced option holds it on one GPU or over NVLink.
+
+    Why serving too: every layer's all-reduce then crosses PCIe (through host memory on GeForce cards, which have
+    no peer-to-peer), the deployment has more parts to fail, and the saving over one larger card is small — a
+    senior engineer shards that wide only when no single card or NVLink box will do. Two cards over PCIe stay
+    (the common two-card rig: half the all-reduce partners, and 3090 pairs can take an NVLink bridge); they rank
+    by cost with the slow link as a fit problem. Only priced clean options count, so the rule never puts an
+    unpriced instance first.
+    """
     if not any(c.slow for c in options) or all(c.slow for c in options):
-        return options
-    kept = []
-    for c in options:
-        if c.slow:
-            misses.append(Miss(c.inst, c.gpu.key, "pcie", why(C.reject_pcie, layout=c.plan.layout), 0.3))
+        kept = options
+    else:
+        kept = []
+        for c in options:
+            if c.slow:
+                misses.append(Miss(c.inst, c.gpu.key, "pcie", why(C.reject_pcie, layout=c.plan.layout), 0.3))
+            else:
+                kept.append(c)
+    def split_wide(c: Candidate) -> bool:  # tensor parallel over PCIe across more than two GPUs
+        return c.slow_link and not c.slow and (c.serving.tp if c.serving is not None else c.plan.gpus) > 2
+
+    if not any(split_wide(c) for c in kept) or not any(not c.slow_link and c.per_hour is not None for c in kept):
+        return kept
+    out = []
+    for c in kept:
+        if split_wide(c):
+            misses.append(Miss(c.inst, c.gpu.key, "pcie", why(C.reject_pcie_serving, layout=c.plan.layout), 0.3))
         else:
-            kept.append(c)
-    return kept
+            out.append(c)
+    return out
 
 
 def _dedupe(cands: list[Candidate], k: int) -> list[Candidate]:

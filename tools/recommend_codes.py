@@ -41,6 +41,7 @@ class RecommendCode(NoteCode):
     reject_billing = "reject.billing"  # billing: billing, listed (billing values)
     reject_budget = "reject.budget"  # budget: cost, budget, currency, period, over_fraction
     reject_pcie = "reject.pcie"  # pcie: layout (note)
+    reject_pcie_serving = "reject.pcie_serving"  # pcie: layout (note)
     # ---- how the job is spread (Plan.how, Option.layout); single_gpu_gib = why one GPU is not enough
     layout_one_gpu = "layout.one_gpu"
     layout_need_one_gpu = "layout.need_one_gpu"  # a raw memory need on one GPU

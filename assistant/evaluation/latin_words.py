@@ -17,8 +17,14 @@ What is removed, and nothing else:
   "default") is never used: those would hide exactly the words this counter exists to find;
 * **the committed term list** `terms.txt` (see its header for what belongs there), matched the same way; a term
   followed by a version digit (ZeRO-3, HBM3e) or preceded by a number (80GB, 7B, 4k, 8x) counts as the term;
-* **URLs** (with a scheme, or a host and path such as github.com/org/repo), **code** (fenced blocks and `inline spans`), **HTML tags and entities and Markdown syntax** (`*`, table
-  pipes and rules), which are not words.
+* **URLs** (with a scheme, or a host and path such as github.com/org/repo) and the identifiers that stand for one
+  (arXiv:2411.02355, doi:10.1145/3600006.3613165), **code** (fenced blocks and `inline spans`), **HTML tags and
+  entities and Markdown syntax** (`*`, table pipes and rules), which are not words;
+* **a gloss**: the original English of a Chinese term, in parentheses right after it, "可用区（Availability Zone，AZ）"
+  or "连续批处理 (continuous batching)". The reader has the Chinese; the gloss only names the source term. A gloss
+  is at most four Latin words in one or two comma-separated parts, nothing else inside the parentheses, and it
+  must follow a Chinese character (Markdown emphasis or a space may sit between); "按 on-demand 计费", an English
+  parenthetical after Latin text, or one holding a Chinese word still count.
 
 A word is a run of ASCII letters, digits and the joiners `_ ' . + / -` that holds at least one letter and is
 longer than one letter (a lone letter is a symbol: N and D in 6·N·D; numbers like 8.09e+22 are numbers); a
@@ -61,6 +67,15 @@ _BARE_URL = re.compile(
     r"(?<![\w.@-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|ai|co|cn|dev|edu|gov|me|app|sh|info)/[^\s<>()\[\]{}，。；、）】》]*",
     re.IGNORECASE,
 )
+# An identifier that names a paper the way a URL does: arXiv:2411.02355 (arXiv:2306.00978v5), doi:10.1145/...
+_PAPER_ID = re.compile(r"(?<![\w.])(?:arXiv:\s?\d{4}\.\d{4,5}(?:v\d+)?|doi:\s?10\.\d{4,9}/[^\s<>()\[\]{}，。；、）】》]+)",
+                       re.IGNORECASE)
+_GLOSS_WORDS = r"[A-Za-z][A-Za-z0-9'’.\-]*(?:[ \t]+[A-Za-z0-9][A-Za-z0-9'’.\-]*)*"
+# A Chinese character, optional space or emphasis left by markup removal, then (English) or （English，EN）.
+_GLOSS = re.compile(
+    rf"(?<=[\u3400-\u4dbf\u4e00-\u9fff])[ \t]{{0,4}}(?P<gloss>[（(][ \t]*{_GLOSS_WORDS}(?:[ \t]*[，,][ \t]*{_GLOSS_WORDS})?[ \t]*[)）])"
+)
+GLOSS_MAX_WORDS = 4
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>|<!--.*?(?:-->|\Z)", re.DOTALL)
 _ENTITY = re.compile(r"&[A-Za-z]+;|&#\d+;")
 _MARKUP = re.compile(r"[*|`]")
@@ -192,9 +207,21 @@ class LatinWordCounter:
     @staticmethod
     def strip_markup(text: str) -> str:
         """Code, URLs, HTML and Markdown syntax replaced by spaces (they are not words)."""
-        for pattern in (_FENCED, _INLINE_CODE, _HTML_TAG, _URL, _BARE_URL, _ENTITY, _MARKUP):
+        for pattern in (_FENCED, _INLINE_CODE, _HTML_TAG, _URL, _BARE_URL, _PAPER_ID, _ENTITY, _MARKUP):
             text = pattern.sub(" ", text)
         return text
+
+    @staticmethod
+    def strip_glosses(text: str) -> str:
+        """Each gloss (see the module docstring) replaced by spaces; run after `strip_markup`."""
+
+        def blank(m: re.Match[str]) -> str:
+            words = re.findall(r"[A-Za-z0-9][A-Za-z0-9'’.\-]*", m.group("gloss"))
+            if len(words) > GLOSS_MAX_WORDS:
+                return m.group(0)
+            return m.group(0)[: m.start("gloss") - m.start()] + " " * len(m.group("gloss"))
+
+        return _GLOSS.sub(blank, text)
 
     def _blank_names(self, text: str) -> str:
         comp, index = _compact(text)
@@ -246,7 +273,7 @@ class LatinWordCounter:
 
     def leftover(self, text: str) -> list[str]:
         """The Latin words of `text` that are neither names nor terms, in text order."""
-        cleaned = self._blank_names(self.strip_markup(text))
+        cleaned = self._blank_names(self.strip_glosses(self.strip_markup(text)))
         return [w for tok in _TOKEN.findall(cleaned) for w in self._words(tok)]
 
     def count(self, text: str) -> int:

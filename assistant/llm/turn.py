@@ -76,7 +76,9 @@ class LLMTurnInput:
     messages: list[BaseMessage]  # history + this turn's HumanMessage
     verify: Callable[[str, list[BaseMessage]], list[NumberClaim]]  # claims of an answer text given the turn's messages
     passages: Callable[[list[BaseMessage]], list[dict[str, Any]]]  # retrieved passages of the turn
-    tools: list[Any] = field(default_factory=list)  # the advisor's LangChain tools
+    tools: list[Any] = field(default_factory=list)  # the advisor's LangChain tools for this question's frame
+    # every tool, for the rewrite: an unbacked price in a guidance answer needs estimate_cost, whatever the frame
+    rewrite_tools: list[Any] | None = None
     system_prompt: str = ""  # default: presets.SYSTEM_PROMPT
     settings: Any = None  # knowledge.settings.Settings: request limits
     language: str = "en"
@@ -187,7 +189,8 @@ def _rewrite(turn, prefix, result: LoopResult, answer_text, cited, claims, budge
         prompt = HumanMessage(content=REWRITE[lang].format(figures=", ".join(bad)))
         try:
             again = run_loop(
-                turn.llm, turn.tools, [*prefix, *result.view, prompt], budget, lang=lang, timings=turn.timings
+                turn.llm, turn.rewrite_tools or turn.tools, [*prefix, *result.view, prompt], budget, lang=lang,
+                timings=turn.timings,
             )
         except Exception:  # the first answer stands, flagged below
             again = None

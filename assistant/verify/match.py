@@ -33,6 +33,8 @@ class FigureIndex:
     claim costs a few bisections over the figures near its value."""
 
     def __init__(self, figures: list[Figure], *, exact_only: bool = False) -> None:
+        # a figure read from "1e400" is inf: it can back nothing, and it cannot be bucketed
+        figures = [f for f in figures if math.isfinite(f.value) and math.isfinite(f.half)]
         self.figures = figures
         self.exact_only = exact_only  # pasted texts: no loose (GiB-as-GB) readings
         by_key: dict[tuple[str, int], list[Figure]] = {}

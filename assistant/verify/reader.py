@@ -288,7 +288,8 @@ def _arabic(raw: str) -> tuple[float, float]:
         zeros = len(digits) - len(digits.rstrip("0"))
         step = 10.0 ** min(zeros, max(len(digits) - 2, 0))
     if exp:
-        step *= 10.0 ** int(exp)
+        # 1e400 is a number too: float() reads it as inf, and the step must not overflow on the way
+        step = step * 10.0 ** max(min(int(exp), 308), -308)
     return float(clean), step
 
 

@@ -61,6 +61,27 @@ def _seq(p: dict, f: Formatter) -> str:
     return f"，序列长度 {f.int(p['seq_len'])}" if f.zh else f", {f.int(p['seq_len'])}-token sequences"
 
 
+# The catalog describes a GPU's architecture and board in English words (knowledge/catalog/data/gpus.yaml);
+# a Chinese answer translates those words and keeps the names (Ampere, SXM5, NVL72, Atlas 800T A2).
+_CATALOG_WORDS_ZH = (
+    ("OAM-like module", "类 OAM 模组"), ("Da Vinci", "达芬奇"), ("per Alibaba doc profile", "据阿里云文档"),
+    ("per Alibaba doc", "据阿里云文档"), ("Grace CPU", "Grace CPU"), ("consumer card", "消费级显卡"),
+    ("server / workstation", "服务器/工作站"), ("workstation / server", "工作站/服务器"), ("workstation", "工作站"),
+    ("dual-GPU board", "双 GPU 板卡"), ("quad-GPU board", "四 GPU 板卡"), ("dual-slot", "双槽"),
+    ("single-slot", "单槽"), ("low profile", "半高"), ("passive", "被动散热"), ("NVLink-bridged pairs", "两卡 NVLink 桥接"),
+    ("SXM-class", "SXM 级"), ("Superchip", "超级芯片"), (", ", "，"), (" (", "（"), ("(", "（"), (")", "）"),
+)
+
+
+def catalog_words(text: object, f: Formatter) -> str:
+    """A catalog description (architecture, form factor) in the answer's language."""
+    out = str(text or "")
+    if f.zh:
+        for en, zh in _CATALOG_WORDS_ZH:
+            out = out.replace(en, zh)
+    return out
+
+
 def _billing(p: dict, f: Formatter) -> str:
     v = str(p.get("billing") or "")
     return (BILLING_ZH if f.zh else BILLING_EN).get(v, v)
@@ -339,8 +360,20 @@ MESSAGES: dict = {
         lambda p, f: f"**{f.g(p.get('gpus'))}× {p.get('gpu')} 就够了**，能在 {f.hours(p.get('deadline_hours'))} 内完成：大约需要 {f.hours(p.get('hours'))}。",
     ),
     # ------------------------------------------------------------ cost
-    "cost.offers": ("The cheapest {gpu} offer of each provider ({count:int} providers):",
-                    "各云厂商最便宜的 {gpu} 报价（{count:int} 家）："),
+    "cost.offers": (
+        lambda p, f: f"The cheapest {p.get('gpu')} offer of each provider"
+        + (f" (the {f.g(p.get('count'))} cheapest of {f.g(p.get('total'))} providers):" if (p.get("total") or 0) > (p.get("count") or 0)
+           else f" ({f.g(p.get('count'))} providers):"),
+        lambda p, f: f"各厂商最便宜的 {p.get('gpu')} 报价"
+        + (f"（共 {f.g(p.get('total'))} 家，列出最便宜的 {f.g(p.get('count'))} 家）：" if (p.get("total") or 0) > (p.get("count") or 0)
+           else f"（{f.g(p.get('count'))} 家）："),
+    ),
+    "cost.offers_lead": (
+        lambda p, f: f"**{f.g(p.get('total'))} providers** in the catalog list the {p.get('gpu')}; the cheapest per GPU-hour is "
+        f"**{p.get('provider')}** at **{f.money(p.get('price'), p.get('currency'), 'hour')}** ({p.get('kind')}, {p.get('age_text')}).",
+        lambda p, f: f"目录中有 **{f.g(p.get('total'))} 家厂商**提供 {p.get('gpu')}；按每卡每小时计最便宜的是 **{p.get('provider')}**，"
+        f"**{f.money(p.get('price'), p.get('currency'), 'hour')}**（{p.get('kind')}，{p.get('age_text')}）。",
+    ),
     "cost.per_gpu_hour": ("Per GPU-hour", "每卡每小时"),
     "cost.lead": (
         lambda p, f: f"**{p.get('provider')} `{p.get('instance')}`** ({f.g(p.get('gpu_count'))}× {p.get('gpu')}, {p.get('region')}) costs about "
@@ -365,7 +398,7 @@ MESSAGES: dict = {
         f"({f.gib(p.get('usable_gib'))} usable), " + (f"{f.gbps(p['bandwidth_gbps'])} memory bandwidth, " if p.get("bandwidth_gbps") else "")
         + (f"{f.tflops(p['bf16_tflops'])} dense BF16/FP16" if p.get("bf16_tflops") else "BF16/FP16 throughput not sourced")
         + (f", {f.tflops(p['fp8_tflops'])} FP8" if p.get("fp8_tflops") else "") + f"; {p.get('link')}" + (f"; {f.g(p['tdp_w'])} W" if p.get("tdp_w") else "") + ".",
-        lambda p, f: f"**{p.get('name')}**（{p.get('architecture')}，{p.get('form_factor')}）：{f.g(p.get('memory_gb'))} GB {p.get('memory_type') or ''}"
+        lambda p, f: f"**{p.get('name')}**（{catalog_words(p.get('architecture'), f)}，{catalog_words(p.get('form_factor'), f)}）：{f.g(p.get('memory_gb'))} GB {p.get('memory_type') or ''}"
         f"（可用 {f.gib(p.get('usable_gib'))}），" + (f"显存带宽 {f.gbps(p['bandwidth_gbps'])}，" if p.get("bandwidth_gbps") else "")
         + (f"稠密 BF16/FP16 算力 {f.tflops(p['bf16_tflops'])}" if p.get("bf16_tflops") else "BF16/FP16 算力无来源数据")
         + (f"，FP8 {f.tflops(p['fp8_tflops'])}" if p.get("fp8_tflops") else "") + f"；{p.get('link')}" + (f"；功耗 {f.g(p['tdp_w'])} W" if p.get("tdp_w") else "") + "。",

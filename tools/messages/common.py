@@ -88,6 +88,13 @@ def _rate(zh: bool):
         when = p.get("as_of") or ("日期未知" if zh else "date unknown")
         detail = "，".join(x for x in (source, str(when)) if x) if zh else ", ".join(x for x in (source, str(when)) if x)
         usd, cny = f.g(p.get("usd", 1)), f.g(p["cny"])
+        months = p.get("months")
+        if months is not None:  # aged against today: how old, and what to do when it is stale
+            n = int(months)
+            age = ("本月" if n == 0 else f"{n} 个月前") if zh else ("this month" if n == 0 else f"{n} month old" if n == 1 else f"{n} months old")
+            if p.get("state") == "stale":
+                age += "，已过时" if zh else ", stale"  # the source term already says how to set a current rate
+            detail += ("，" if zh else ", ") + age
         if zh:
             return f"{usd} 美元 = {cny} 元（{detail}）"
         return f"{usd} USD = {cny} CNY ({detail})"

@@ -663,6 +663,8 @@ MESSAGES: dict = {
     "reject.budget": (_budget_miss(False), _budget_miss(True)),
     "reject.pcie": ("PCIe only: {layout} without NVLink is slow for training (options with NVLink or a single GPU exist)",
                     "仅 PCIe：{layout}，没有 NVLink，训练较慢（已有 NVLink 或单卡方案）"),
+    "reject.pcie_serving": ("PCIe only: {layout} splits the model over PCIe without NVLink (a priced option on one GPU or with NVLink exists)",
+                            "仅 PCIe：{layout}，模型经 PCIe 切分、没有 NVLink（已有单卡或 NVLink 的有价方案）"),
     # layouts
     "layout.one_gpu": ("the whole job on one GPU", "整个任务放在单卡上"),
     "layout.need_one_gpu": ("the whole need on one GPU", "全部需求放在单卡上"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tools.messages.format import Formatter
+from tools.serving_profiles import AWQ, FP8_KV_SOURCE, KURTIC, LLAMA_QUANTIZE_SOURCE
 
 ENGINE = {"vllm": "vLLM", "sglang": "SGLang", "trtllm": "TensorRT-LLM", "llamacpp": "llama.cpp",
           "transformers": "Hugging Face transformers"}
@@ -15,7 +16,24 @@ LOAD_ZH = {"batch": "静态批", "concurrency": "并发用户", "request_rate": 
 PATTERN_EN = {"all": "every layer", "alternating": "every other layer (Gemma-2: local, global, local …)",
               "five_in_six": "five layers in six (Gemma-3)", "config": "the layers config.json marks as sliding"}
 PATTERN_ZH = {"all": "全部层", "alternating": "隔层（Gemma-2：局部、全局交替）", "five_in_six": "每 6 层中的 5 层（Gemma-3）",
-              "config": "config.json 标为滑动窗口的层"}
+              "config": "`config.json` 标为滑动窗口的层"}
+
+
+# The studies behind the quality caveats (tools/serving_profiles.py), cited in Chinese as a short reference
+# (method or first author, identifier, table) instead of the English title. Keyed by the source the note carries;
+# a source missing here is shown as it is.
+SOURCE_ZH = {
+    KURTIC: "Kurtic 等 2024，arXiv:2411.02355",
+    AWQ: "AWQ 论文（arXiv:2306.00978）表 4：Llama-2 困惑度 FP16 → INT4（每组 128）7B 5.47 → 5.60，70B 3.32 → 3.41",
+    LLAMA_QUANTIZE_SOURCE: "llama.cpp `tools/quantize/quantize.cpp` 中的 `QUANT_OPTIONS`（即 `llama-quantize` 打印的表）："
+                           "Llama-3-8B 上的文件大小与困惑度增量",
+    FP8_KV_SOURCE: "vLLM 文档：量化 KV cache（`fp8_e4m3`，按张量缩放）",
+}
+
+
+def _source_zh(p: dict[str, Any]) -> str:
+    source = str(p.get("source") or "")
+    return SOURCE_ZH.get(source, source)
 
 
 def _engine(p: dict[str, Any]) -> str:
@@ -50,7 +68,7 @@ def _peak(p: dict[str, Any], f: Formatter) -> str:
 
 def _weights(p: dict[str, Any], f: Formatter) -> str:
     if f.zh:
-        part = "（仅线性层量化，embedding 与 LM head 保持 16 位）" if p.get("linear_only") else ""
+        part = "（仅线性层量化，词嵌入层和输出层保持 16 位）" if p.get("linear_only") else ""
         return f"权重 {p['weights']}：每参数 {f.g(p['bits_per_weight'])} 位{part}，共 {f.gib(p['weights_gib'])}"
     part = " (linear layers only; embeddings and LM head stay 16-bit)" if p.get("linear_only") else ""
     return f"weights {p['weights']}: {f.g(p['bits_per_weight'])} bits per weight{part}, {f.gib(p['weights_gib'])} in all"
@@ -77,7 +95,7 @@ def _sliding(p: dict[str, Any], f: Formatter) -> str:
 def _profile(p: dict[str, Any], f: Formatter) -> str:
     if f.zh:
         return (f"{_engine(p)} 效率参数（在 {p['cases']} 条实测上拟合）：带宽利用率 {_pct(p['bandwidth_share'])}，"
-                f"每步开销 {f.ms(p['step_overhead_ms'])}，prefill MFU {_pct(p['prefill_mfu'])}，"
+                f"每步开销 {f.ms(p['step_overhead_ms'])}，预填充 MFU {_pct(p['prefill_mfu'])}，"
                 f"大批量解码 MFU {_pct(p['decode_mfu'])}")
     return (f"{_engine(p)} efficiencies, fitted on {p['cases']} measurements: {_pct(p['bandwidth_share'])} of peak "
             f"bandwidth, {f.ms(p['step_overhead_ms'])} per step, prefill MFU {_pct(p['prefill_mfu'])}, large-batch "
@@ -87,7 +105,7 @@ def _profile(p: dict[str, Any], f: Formatter) -> str:
 def _quality_recovery(p: dict[str, Any], f: Formatter) -> str:
     if f.zh:
         return (f"{p['weights']} 量化的质量代价：在 {p['reference']} 上保留 bf16 准确率的 {f.g(p['low_pct'])}%–"
-                f"{f.g(p['high_pct'])}%（{p['source']}）")
+                f"{f.g(p['high_pct'])}%（{_source_zh(p)}）")
     return (f"quality cost of {p['weights']}: {f.g(p['low_pct'])}–{f.g(p['high_pct'])}% of the bf16 accuracy kept on "
             f"{p['reference']} ({p['source']})")
 
@@ -95,14 +113,14 @@ def _quality_recovery(p: dict[str, Any], f: Formatter) -> str:
 def _quality_ppl(p: dict[str, Any], f: Formatter) -> str:
     span = f.g(p["low"]) if p["low"] == p["high"] else f"{f.g(p['low'])}–{f.g(p['high'])}"
     if f.zh:
-        return f"{p['weights']} 量化的质量代价：{p['reference']} 困惑度上升 {span}（{p['source']}）"
+        return f"{p['weights']} 量化的质量代价：{p['reference']} 困惑度上升 {span}（{_source_zh(p)}）"
     return f"quality cost of {p['weights']}: perplexity up by {span} on {p['reference']} ({p['source']})"
 
 
 def _queue(p: dict[str, Any], f: Formatter) -> str:
     if f.zh:
-        return (f"排队模型：prefill 按 M/D/1 排队（泊松到达、固定 prefill 时间），prefill 占 GPU {_pct(p['prefill_share'])}，"
-                f"平均等待 {f.ms(p['wait_ms'])}；E2E 由 Little 定律得出")
+        return (f"排队模型：预填充按 M/D/1 排队（泊松到达、预填充时间固定），预填充占 GPU {_pct(p['prefill_share'])}，"
+                f"平均等待 {f.ms(p['wait_ms'])}；端到端延迟由利特尔定律得出")
     return (f"queueing: prefills queue as M/D/1 (Poisson arrivals, fixed prefill time), prefill takes "
             f"{_pct(p['prefill_share'])} of the GPU, mean wait {f.ms(p['wait_ms'])}; E2E from Little's law")
 
@@ -115,7 +133,7 @@ MESSAGES: dict = {
     "kv.heads": (lambda p, f: _heads(p, f), lambda p, f: _heads(p, f)),
     "kv.sliding": (lambda p, f: _sliding(p, f), lambda p, f: _sliding(p, f)),
     "kv.layer_types_ignored": ("layer_types lists {given} layers but the model has {layers}: every layer counted as full "
-                               "attention", "layer_types 给了 {given} 层，但模型有 {layers} 层：按全部全局注意力计算"),
+                               "attention", "`layer_types` 给了 {given} 层，但模型有 {layers} 层：按全部全局注意力计算"),
     "kv.shape_assumed": ("{model}: layer count assumed from the parameter count", "{model}：层数按参数量推算"),
     # ---- assumptions
     "serving.lengths_default": ("lengths: {input_tokens:int} prompt tokens, {output_tokens:int} generated (defaults)",
@@ -141,11 +159,11 @@ MESSAGES: dict = {
     "serving.memory_vllm": ("KV pool (vLLM rule): {visible_gib:gib} visible × gpu_memory_utilization {memory_fraction} − "
                             "weights − {non_torch_gib:gib} CUDA/NCCL − {activation_gib:gib} activation peak of a "
                             "{batched_tokens:int}-token step",
-                            "KV 池（vLLM 规则）：可见显存 {visible_gib:gib} × gpu_memory_utilization {memory_fraction} − 权重 − "
+                            "KV 池（vLLM 规则）：可见显存 {visible_gib:gib} × `gpu_memory_utilization` {memory_fraction} − 权重 − "
                             "{non_torch_gib:gib} CUDA/NCCL − {batched_tokens:int} token 一步的激活峰值 {activation_gib:gib}"),
     "serving.memory_sglang": ("KV pool (SGLang rule): {visible_gib:gib} visible × mem_fraction_static {memory_fraction} − "
                               "weights − {non_torch_gib:gib} CUDA/NCCL",
-                              "KV 池（SGLang 规则）：可见显存 {visible_gib:gib} × mem_fraction_static {memory_fraction} − 权重 − "
+                              "KV 池（SGLang 规则）：可见显存 {visible_gib:gib} × `mem_fraction_static` {memory_fraction} − 权重 − "
                               "{non_torch_gib:gib} CUDA/NCCL"),
     "serving.memory_trtllm": ("KV pool (TensorRT-LLM rule): {memory_fraction:pct} of the memory left after weights and "
                               "{activation_gib:gib} of activations ({visible_gib:gib} visible)",
@@ -165,11 +183,11 @@ MESSAGES: dict = {
     "serving.decode": (_decode, _decode),
     "serving.prefill": ("prefill of {input_tokens:int} tokens: {prefill_ms:ms} (2·N_active FLOPs per token + causal "
                         "attention at MFU {mfu:pct} of {peak_tflops:tflops})",
-                        "{input_tokens:int} token 的 prefill：{prefill_ms:ms}（每 token 2·N_active FLOPs 加因果注意力，"
+                        "{input_tokens:int} token 的预填充：{prefill_ms:ms}（每 token `2·N_active` FLOPs 加因果注意力，"
                         "按 {peak_tflops:tflops} 的 {mfu:pct} MFU）"),
     "serving.compute_unknown": ("{gpu}: no {precision} tensor peak in the catalog; the compute terms are left out (decode "
                                 "and prefill treated as memory-bound)",
-                                "{gpu}：目录中没有 {precision} 张量峰值算力，计算项被忽略（解码与 prefill 按访存受限计）"),
+                                "{gpu}：目录中没有 {precision} 张量峰值算力，计算项被忽略（解码与预填充按访存受限计）"),
     "serving.compute_precision": ("{weights} weights: matmuls at {precision} ({peak_tflops:tflops} dense peak per GPU)",
                                   "{weights} 权重：矩阵乘按 {precision} 计算（每卡稠密峰值 {peak_tflops:tflops}）"),
     "serving.layout": ("layout: {gpus} GPUs = {replicas} replica(s) × TP {tp} × PP {pp}, {nodes} node(s)",
@@ -193,7 +211,7 @@ MESSAGES: dict = {
     "serving.quality_recovery": (_quality_recovery, _quality_recovery),
     "serving.quality_perplexity": (_quality_ppl, _quality_ppl),
     "serving.kv_fp8": ("fp8 KV cache halves KV memory; accuracy impact is small but model-dependent ({source})",
-                       "fp8 KV cache 让 KV 显存减半；精度影响小但因模型而异（{source}）"),
+                       lambda p, f: f"fp8 KV cache 让 KV 显存减半；精度影响小但因模型而异（{_source_zh(p)}）"),
     "serving.fp8_weight_only": ("{gpu} has no FP8 tensor cores: fp8 weights run weight-only (dequantised to 16-bit), "
                                 "saving memory but not compute",
                                 "{gpu} 没有 FP8 张量核心：fp8 权重只能按仅权重量化运行（反量化为 16 位），省显存不省算力"),
@@ -240,7 +258,7 @@ MESSAGES: dict = {
     "serving.error.nodes.cli": ("--gpus {gpus} does not fit on --nodes {nodes} of {gpus_per_node} GPUs each.",
                                 "--gpus {gpus} 放不进 --nodes {nodes}（每台 {gpus_per_node} 张卡）。"),
     "serving.error.not_decoder": ("{model} is a {kind} model; the serving estimate covers text-generation (decoder) models.",
-                                  "{model} 是 {kind} 模型；推理服务估算只支持文本生成（decoder）模型。"),
+                                  "{model} 是 {kind} 模型；推理服务估算只支持文本生成（仅解码器）模型。"),
 }
 
 _ = (LOAD_EN, LOAD_ZH)  # load names for surfaces that label the load shape

@@ -14,7 +14,9 @@ import re
 from typing import Any
 
 from assistant.answer import Answer
-from tools.messages import formatter
+from tools.messages import formatter, render
+from tools.notes import Note
+from ui.web.render import ProviderNames, provider_label, provider_names, region_label
 
 MAX_BLOCKS = 50
 MAX_SECTION_CHARS = 3000
@@ -43,6 +45,10 @@ TEXT = {
         "memory_of": "{need} of {usable} GiB",
         "nodes": " ({nodes} nodes)",
         "grade_unknown": "grade unknown",
+        "unknown": "unknown",
+        "price_unknown": "unknown",
+        "colon": ": ",
+        "sep": ", ",
     },
     "zh": {
         "thinking": "_思考中…_ :hourglass_flowing_sand:",
@@ -63,6 +69,10 @@ TEXT = {
         "memory_of": "需要 {need} GiB，可用 {usable} GiB",
         "nodes": "（{nodes} 台）",
         "grade_unknown": "价格来源未知",
+        "unknown": "未知",
+        "price_unknown": "价格未知",
+        "colon": "：",
+        "sep": "，",
     },
 }
 
@@ -147,7 +157,7 @@ def _table(lines: list[str]) -> str:
             continue
         inner = re.sub(r"^\s*\||(?<!\\)\|\s*$", "", line)
         cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", inner)]
-        rows.append([re.sub(r"\*\*(.+?)\*\*", r"\1", c) for c in cells])
+        rows.append([_plain_cell(c) for c in cells])
     if not rows:
         return ""
     width = max(len(r) for r in rows)
@@ -157,6 +167,14 @@ def _table(lines: list[str]) -> str:
         "  ".join(cell + " " * (widths[c] - _display_width(cell)) for c, cell in enumerate(r)).rstrip() for r in rows
     )
     return "```\n" + escape(text) + "\n```"
+
+
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def _plain_cell(text: str) -> str:
+    """A table cell without Markdown marks: preformatted text would show `**` and backticks literally."""
+    return _CODE_SPAN.sub(r"\1", re.sub(r"\*\*(.+?)\*\*", r"\1", text))
 
 
 def _display_width(text: str) -> int:
@@ -233,52 +251,66 @@ def _field(label: str, value: str) -> dict[str, str]:
     return {"type": "mrkdwn", "text": f"*{escape(label)}*\n{escape(value)}"[:MAX_FIELD_CHARS]}
 
 
-def _money(value: Any, currency: str | None) -> str:
+def _money(value: Any, currency: str | None, language: str = "en") -> str:
     if value is None:
-        return "unknown"
+        return text_for(language)["price_unknown"]
     symbol = {"USD": "$", "CNY": "¥"}.get(currency or "", "")
     digits = 0 if abs(value) >= 1000 else 2
     return f"{symbol}{value:,.{digits}f}" + ("" if symbol else f" {currency or ''}".rstrip())
 
 
-def _num(value: Any) -> str:
+def _num(value: Any, language: str = "en") -> str:
     if value is None:
-        return "unknown"
+        return text_for(language)["unknown"]
     return f"{int(value):,}" if float(value).is_integer() else f"{value:,.1f}"
 
 
-def recommendation_fields(answer: Answer) -> dict[str, Any] | None:
+def brain_label(brain: str, language: str) -> str:
+    """'offline' in words (离线); an LLM spec ('deepseek:deepseek-chat') is a name and stays as it is."""
+    return render(Note(code="ui.brain.offline"), language) if brain == "offline" else brain
+
+
+def recommendation_fields(answer: Answer, names: ProviderNames | None = None) -> dict[str, Any] | None:
     top = answer.recommendation
     if not top:
         return None
-    t = text_for(answer.language)
-    f = formatter(answer.language)
+    lang = answer.language
+    t = text_for(lang)
+    f = formatter(lang)
     cur = top.get("currency")
     count = top.get("total_gpus") or top.get("gpu_count")
     nodes = top.get("nodes") or 1
     fields = [
-        _field(t["gpus"], f"{_num(count)}× {top.get('gpu')}" + (t["nodes"].format(nodes=nodes) if nodes > 1 else "")),
-        _field(t["memory"], t["memory_of"].format(need=_num(top.get("per_gpu_gib")), usable=_num(top.get("gpu_usable_gib")))),
-        _field(t["hour"], _money(top.get("price_per_hour"), cur)),
-        _field(t["month"], _money(top.get("monthly_cost"), cur)),
+        _field(t["gpus"], f"{_num(count, lang)}× {top.get('gpu')}" + (t["nodes"].format(nodes=nodes) if nodes > 1 else "")),
+        _field(t["memory"], t["memory_of"].format(need=_num(top.get("per_gpu_gib"), lang), usable=_num(top.get("gpu_usable_gib"), lang))),
+        _field(t["hour"], _money(top.get("price_per_hour"), cur, lang)),
+        _field(t["month"], _money(top.get("monthly_cost"), cur, lang)),
     ]
     if top.get("job_cost") is not None:
-        fields.append(_field(t["job"], _money(top.get("job_cost"), cur)))
+        fields.append(_field(t["job"], _money(top.get("job_cost"), cur, lang)))
     grade = f.term("grade", top["price_grade"]) if top.get("price_grade") else t["grade_unknown"]
     fields += [
         _field(t["billing"], f.term("billing", top.get("billing"))),
-        _field(t["region"], str(top.get("region"))),
-        _field(t["price"], ("，" if answer.language == "zh" else ", ").join([grade, f.as_of(top.get("price_as_of"))])),
+        _field(t["region"], region_label(top.get("region"), lang)),
+        _field(t["price"], t["sep"].join([grade, f.as_of(top.get("price_as_of"))])),
     ]
-    title = f"*{escape(t['top'])}: {escape(str(top.get('provider')))} / {escape(str(top.get('instance')))}*"
+    provider = provider_label(top, lang, names)
+    title = f"*{escape(t['top'])}{t['colon']}{escape(provider)} / {escape(str(top.get('instance')))}*"
     return {"type": "section", "text": {"type": "mrkdwn", "text": title}, "fields": fields[:MAX_FIELDS]}
 
 
 def citation_blocks(answer: Answer) -> list[dict[str, Any]]:
+    """The sources as context lines, `[n] title — section`, except those the answer text already lists.
+
+    The offline brain ends its answer with the source list (`[n] title § section`); an LLM's answer has
+    only the `[n]` markers, so its sources come here. Doc ids are for machines (`Answer.citations`).
+    """
     elements = []
     for c in answer.citations:
+        if f"[{c.marker}] {c.title}" in answer.answer:
+            continue
         section = f" — {c.section}" if c.section else ""
-        elements.append({"type": "mrkdwn", "text": escape(f"[{c.marker}] {c.title}{section} ({c.doc_id})")[:MAX_SECTION_CHARS]})
+        elements.append({"type": "mrkdwn", "text": escape(f"[{c.marker}] {c.title}{section}")[:MAX_SECTION_CHARS]})
     return [
         {"type": "context", "elements": elements[i : i + MAX_CONTEXT_ELEMENTS]}
         for i in range(0, len(elements), MAX_CONTEXT_ELEMENTS)
@@ -297,7 +329,8 @@ def answer_blocks(answer: Answer, *, asked_by: str | None = None, question: str 
     if rec:
         tail += [{"type": "divider"}, rec]
     tail += citation_blocks(answer)
-    tail.append({"type": "context", "elements": [{"type": "mrkdwn", "text": escape(t["brain"].format(brain=answer.brain))}]})
+    brain = brain_label(answer.brain, answer.language)
+    tail.append({"type": "context", "elements": [{"type": "mrkdwn", "text": escape(t["brain"].format(brain=brain))}]})
     tail = tail[: MAX_BLOCKS - len(head) - 2]  # keep at least one answer section and the truncation note
     room = MAX_BLOCKS - len(head) - len(tail)
     body = [_section(p) for p in split_text(to_mrkdwn(answer.answer))] or [_section(" ")]

@@ -210,13 +210,16 @@ def build_app(
 
 
 def forget_gradio_session(demo: gr.Blocks, key: str) -> bool:
-    """Drop Gradio's own record of an ended session (its copy of the page config, ~60 KiB here).
+    """Drop Gradio's own records of an ended session: its copy of the page config (~60 KiB here) and,
+    when no event of it is pending, its queue's message queue and event-id set (~3.5 KiB).
 
     Gradio deletes a session's State values on expiry but keeps the `SessionState` in
     `demo.state_holder.session_data` until `state_session_capacity` newer sessions push it
-    out (gradio-app/gradio#13756 leaves it to that bound). There is no public call for this;
-    tests/test_web_limits.py checks the attribute names, so a Gradio upgrade that moves them
-    fails a test instead of leaking quietly. True when something was dropped.
+    out (gradio-app/gradio#13756 leaves it to that bound), and its queue keeps a message queue
+    per session in an LRU of 2,000. There is no public call for this; tests/test_web_limits.py
+    checks the attribute names, so a Gradio upgrade that moves them fails a test instead of
+    leaking quietly. Runs on the server's event loop (unload and Gradio's State sweeper both do),
+    where the queue mutates these too. True when the session's page copy was dropped.
     """
     holder = getattr(demo, "state_holder", None)
     data = getattr(holder, "session_data", None)
@@ -225,6 +228,12 @@ def forget_gradio_session(demo: gr.Blocks, key: str) -> bool:
     with holder.lock:
         dropped = data.pop(key, None) is not None
         getattr(holder, "time_last_used", {}).pop(key, None)
+    queue = getattr(demo, "_queue", None)
+    pending = getattr(queue, "pending_event_ids_session", None)
+    messages = getattr(queue, "pending_messages_per_session", None)
+    if isinstance(pending, dict) and messages is not None and not pending.get(key):
+        pending.pop(key, None)  # an event still running keeps both: its client may still be streaming
+        messages.pop(key, None)
     return dropped
 
 

@@ -129,8 +129,9 @@ class WebApp:
         if isinstance(session, Session):
             self._end(session.key, session)
 
-    def unload(self, request: gr.Request) -> None:
-        """`demo.unload`: the tab or API client disconnected; its conversation is not kept."""
+    async def unload(self, request: gr.Request) -> None:
+        """`demo.unload`: the tab or API client disconnected; its conversation is not kept. A coroutine so that
+        Gradio runs it on the event loop, like its State sweeper (`expire`), where its queue lives."""
         key = getattr(request, "session_hash", None)
         if key:
             with self._live_lock:

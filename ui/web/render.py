@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import html
 import json
-from typing import Any
+from typing import Any, Mapping
 
 from assistant.answer import Answer, Citation, ToolCallRecord
+from tools.errors import AdvisorError
 from tools.messages import formatter, render
+from tools.notes import Note
 
 PANEL_ROWS = 6  # options shown in the side panel and charts; the export and the answer list them all
 PREVIEW_CHARS = 280  # passage preview under a citation: enough to judge relevance
@@ -41,6 +43,11 @@ LABELS = {
         "result": "Result",
         "no_options": "No recommendation yet: ask which server to rent for a model.",
         "more": "{n} more in the answer and the export",
+        "unknown": "unknown",
+        "price_unknown": "unknown",
+        "yes": "yes",
+        "no": "no",
+        "colon": ": ",
     },
     "zh": {
         "rank": "#",
@@ -62,6 +69,11 @@ LABELS = {
         "result": "结果",
         "no_options": "还没有推荐：问一下某个模型该租什么服务器。",
         "more": "另有 {n} 个见回答和导出文件",
+        "unknown": "未知",
+        "price_unknown": "价格未知",
+        "yes": "是",
+        "no": "否",
+        "colon": "：",
     },
 }
 
@@ -73,12 +85,12 @@ def labels(language: str) -> dict[str, str]:
 # ---------------------------------------------------------------- small formatting
 
 
-def num(value: Any, digits: int = 1) -> str:
-    """A figure for people; None is 'unknown', never 0."""
+def num(value: Any, digits: int = 1, language: str = "en") -> str:
+    """A figure for people; None is 'unknown' (未知), never 0."""
     if value is None:
-        return "unknown"
+        return labels(language)["unknown"]
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return labels(language)["yes" if value else "no"]
     if isinstance(value, (int, float)):
         if float(value).is_integer():
             return f"{int(value):,}"
@@ -86,13 +98,62 @@ def num(value: Any, digits: int = 1) -> str:
     return str(value)
 
 
-def money(value: Any, currency: str | None) -> str:
+def money(value: Any, currency: str | None, language: str = "en") -> str:
+    """An amount as tables show it (digits, no 万); None is 'unknown' / 价格未知, never 0."""
     if value is None:
-        return "unknown"
+        return labels(language)["price_unknown"]
     symbol = {"USD": "$", "CNY": "¥"}.get(currency or "", "")
     digits = 0 if abs(value) >= 1000 else 2  # cents matter on hourly prices, not on monthly bills
     text = f"{value:,.{digits}f}"
     return f"{symbol}{text}" if symbol else f"{text} {currency or ''}".strip()
+
+
+# ---------------------------------------------------------------- names
+
+
+ProviderNames = Mapping[str, Any]  # provider key -> a catalog `Provider` (name, name_zh)
+
+
+def provider_names() -> ProviderNames:
+    """The catalog's providers by key, for display names; {} when the catalog can't be read (ids are shown then).
+
+    `load_catalog` is cached by file fingerprint, so this is the Advisor's own catalog object
+    (same settings) and costs a few stat calls.
+    """
+    from knowledge.catalog.loader import load_catalog
+
+    try:
+        return load_catalog().providers
+    except AdvisorError:
+        return {}
+
+
+def provider_label(option: Mapping[str, Any] | str | None, language: str = "en", names: ProviderNames | None = None) -> str:
+    """A provider's display name: the Chinese one (恒源云) in a Chinese answer, else `name`; the id when unknown.
+
+    `option` is an option/result dict (its `provider` key, or `provider_name` / `provider_zh` when the
+    result carries them) or a provider key.
+    """
+    row: Mapping[str, Any] = option if isinstance(option, Mapping) else {"provider": option}
+    key = row.get("provider")
+    p = (names if names is not None else provider_names()).get(str(key)) if key is not None else None
+    zh = row.get("provider_zh") or getattr(p, "name_zh", None)
+    en = row.get("provider_name") or getattr(p, "name", None)
+    if language == "zh" and zh:
+        return str(zh)
+    return str(en or key or "?")
+
+
+def region_label(region: Any, language: str = "en") -> str:
+    """A region id in words where the message tables have it (cn-mainland -> 中国大陆); else the id."""
+    if region is None:
+        return labels(language)["unknown"]
+    return formatter(language).term("region_id", region)
+
+
+def where(option: Mapping[str, Any], language: str = "en", names: ProviderNames | None = None) -> str:
+    """'恒源云 · rtx-3090-1x': provider display name and instance id."""
+    return f"{provider_label(option, language, names)} · {option.get('instance')}"
 
 
 def cell(text: Any) -> str:
@@ -104,43 +165,46 @@ def cell(text: Any) -> str:
 # ---------------------------------------------------------------- tool steps
 
 
-def tool_summary(call: ToolCallRecord) -> str:
-    """One line that says what the tool found (shown next to the step title)."""
+def tool_summary(call: ToolCallRecord, language: str = "en", names: ProviderNames | None = None) -> str:
+    """One line that says what the tool found (shown next to the step title), in the answer's language."""
     r = call.result
     if not isinstance(r, dict):
         return _clip(str(r), 120)
+
+    def say(code: str, **params: Any) -> str:
+        return render(Note(code=code, params=params), language)
+
     if r.get("error"):
-        return f"error: {_clip(str(r['error']), 160)}"
+        return say("ui.tool.error", error=_clip(str(r["error"]), 160))
     name = call.name
+
+    def n(value: Any, digits: int = 1) -> str:
+        return num(value, digits, language)
+
     try:
         if name == "search_guidance":
             titles = [p.get("title", "") for p in r.get("passages", [])]
-            return f"{len(titles)} passage(s)" + (": " + "; ".join(_clip(t, 40) for t in titles[:3]) if titles else "")
+            return say("ui.tool.search", count=len(titles), titles=[_clip(t, 40) for t in titles[:3]])
         if name == "estimate_vram":
             fits = [k for k, ok in (r.get("fits") or {}).items() if ok]
-            text = f"{num(r.get('per_gpu_gib'))} GiB per GPU × {num(r.get('gpus'))} ({r.get('mode')}, {r.get('precision')})"
-            return text + (f"; fits {', '.join(fits[:5])}" if fits else "; fits none of the GPUs checked")
+            return say("ui.tool.vram", per_gpu_gib=n(r.get("per_gpu_gib")), gpus=n(r.get("gpus")), mode=r.get("mode"),
+                       precision=r.get("precision"), fits=fits[:5])
         if name == "estimate_train_time":
-            return (
-                f"{num(r.get('hours'))} h ≈ {num(r.get('days'))} days, {num(r.get('gpu_hours'), 0)} GPU-hours "
-                f"on {num(r.get('gpus'))}× {r.get('gpu')}"
-            )
+            return say("ui.tool.train_time", hours=n(r.get("hours")), days=n(r.get("days")), gpu_hours=n(r.get("gpu_hours"), 0),
+                       gpus=n(r.get("gpus")), gpu=r.get("gpu"))
         if name == "estimate_cost":
-            return (
-                f"{r.get('provider')}/{r.get('instance')}: {money(r.get('total'), r.get('currency'))} "
-                f"for {num(r.get('hours'))} h {r.get('billing')} ({formatter('en').as_of(r.get('price_as_of'))})"
-            )
+            return say("ui.tool.cost", where=where(r, language, names), total=money(r.get("total"), r.get("currency"), language),
+                       hours=n(r.get("hours")), billing=r.get("billing"), as_of=r.get("price_as_of"))
         if name == "recommend_config":
             options, rejected = r.get("options") or [], r.get("rejected") or []
-            text = f"{len(options)} option(s), {len(rejected)} near-miss(es)"
-            if options:
-                top = options[0]
-                text += f"; top: {top.get('provider')}/{top.get('instance')} {money(top.get('monthly_cost'), top.get('currency'))}/month"
-            return text
+            top = options[0] if options else None
+            return say("ui.tool.recommend", options=len(options), rejected=len(rejected),
+                       top=where(top, language, names) if top else None,
+                       cost=money(top.get("monthly_cost"), top.get("currency"), language) if top else None)
         if name == "lookup_catalog":
             if "instances" in r:
-                return f"{len(r['instances'])} instance row(s)"
-            return str(r.get("name") or r.get("key") or "record found")
+                return say("ui.tool.catalog_rows", count=len(r["instances"]))
+            return str(r.get("name") or r.get("key") or say("ui.tool.catalog_found"))
     except (TypeError, ValueError, AttributeError):
         pass  # an unexpected shape: fall back to the raw JSON below
     return _clip(json.dumps(r, ensure_ascii=False), 120)
@@ -170,9 +234,10 @@ def tool_steps(answer: Answer) -> list[dict[str, Any]]:
     log = ", ".join(f"{n} ×{names.count(n)}" if names.count(n) > 1 else n for n in dict.fromkeys(names))
     parent: dict[str, Any] = {"title": f"🔧 {lab['steps'].format(n=len(names))}", "id": "tools", "log": log, "status": "done"}
     steps = [{"role": "assistant", "content": "", "metadata": parent}]
+    providers = provider_names()
     for i, call in enumerate(answer.tool_calls):
         metadata: dict[str, Any] = {
-            "title": f"🔧 {call.name}", "log": tool_summary(call), "status": "done", "id": f"tool-{i}", "parent_id": "tools",
+            "title": f"🔧 {call.name}", "log": tool_summary(call, answer.language, providers), "status": "done", "id": f"tool-{i}", "parent_id": "tools",
         }
         seconds = answer.timings.get(f"tool:{call.name}")
         if seconds is not None and names.count(call.name) == 1:
@@ -248,7 +313,7 @@ def option_cost(option: dict[str, Any], period: str) -> float | None:
 def gpu_text(option: dict[str, Any], language: str = "en") -> str:
     count = option.get("total_gpus") or option.get("gpu_count")
     nodes = option.get("nodes") or 1
-    text = f"{num(count)}× {option.get('gpu')}"
+    text = f"{num(count, language=language)}× {option.get('gpu')}"
     if nodes <= 1:
         return text
     return text + (f"（{nodes} 台）" if language == "zh" else f" ({nodes} nodes)")
@@ -259,17 +324,20 @@ def note_texts(notes: list[Any] | None, language: str) -> list[str]:
     return [render(n, language) for n in notes or [] if isinstance(n, dict) and "code" in n]
 
 
-def options_table(answer: Answer, compact: bool = False) -> str:
+def options_table(answer: Answer, compact: bool = False, names: ProviderNames | None = None) -> str:
     """The ranked options as a Markdown table (empty string when there are none).
 
     `compact` is the side panel's narrow version: the first PANEL_ROWS options,
     provider folded into the instance cell, region and billing left to the
-    caption, and only the cost columns that matter.
+    caption, and only the cost columns that matter. Providers are shown by
+    display name (`provider_label`), regions in words (`region_label`).
     """
     if not answer.options:
         return ""
+    lang = answer.language
+    names = names if names is not None else provider_names()
     options = answer.options[:PANEL_ROWS] if compact else answer.options
-    lab = labels(answer.language)
+    lab = labels(lang)
     period = cost_period(answer)
     if compact:
         cost_cols = [period]
@@ -279,18 +347,19 @@ def options_table(answer: Answer, compact: bool = False) -> str:
         headers = [lab["rank"], lab["provider"], lab["instance"], lab["gpu"], lab["region"], lab["memory"]]
         headers += [lab[c] for c in cost_cols] + [lab["billing"], lab["as_of"]]
     rows = []
-    f = formatter(answer.language)
+    f = formatter(lang)
     for n, o in enumerate(options, 1):
         cur = o.get("currency")
-        costs = [money(option_cost(o, c), cur) for c in cost_cols]
-        memory = f"{num(o.get('per_gpu_gib'))} / {num(o.get('gpu_usable_gib'))}" + ("" if compact else " GiB")
+        costs = [money(option_cost(o, c), cur, lang) for c in cost_cols]
+        memory = f"{num(o.get('per_gpu_gib'), language=lang)} / {num(o.get('gpu_usable_gib'), language=lang)}"
+        memory += "" if compact else " GiB"
         as_of = cell(o.get("price_as_of") or f.as_of(None))
-        gpus = cell(gpu_text(o, answer.language))
+        gpus = cell(gpu_text(o, lang))
         if compact:
-            rows.append([str(n), cell(f"{o.get('provider')} · {o.get('instance')}"), gpus, memory, *costs, as_of])
+            rows.append([str(n), cell(where(o, lang, names)), gpus, memory, *costs, as_of])
         else:
             rows.append([
-                str(n), cell(o.get("provider")), cell(o.get("instance")), gpus, cell(o.get("region")),
+                str(n), cell(provider_label(o, lang, names)), cell(o.get("instance")), gpus, cell(region_label(o.get("region"), lang)),
                 memory, *costs, cell(f.term("billing", o.get("billing"))), as_of,
             ])
     lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
@@ -298,12 +367,12 @@ def options_table(answer: Answer, compact: bool = False) -> str:
     return "\n".join(lines)
 
 
-def recommendation_panel(answer: Answer | None) -> str:
+def recommendation_panel(answer: Answer | None, names: ProviderNames | None = None) -> str:
     """The side panel's Markdown: the table plus why the top option won."""
     if answer is None or not answer.options:
         lang = answer.language if answer else "en"
         return f"_{labels(lang)['no_options']}_"
-    parts = [options_table(answer, compact=True), _caption(answer)]
+    parts = [options_table(answer, compact=True, names=names), _caption(answer)]
     top = answer.recommendation or answer.options[0]
     reasons = [cell(r) for r in note_texts(top.get("reasons"), answer.language)][:4]
     warnings = [cell(w) for w in note_texts(top.get("warnings"), answer.language)][:3]
@@ -315,12 +384,14 @@ def recommendation_panel(answer: Answer | None) -> str:
 
 
 def _caption(answer: Answer) -> str:
-    lab = labels(answer.language)
+    lang = answer.language
+    lab = labels(lang)
     shown = answer.options[:PANEL_ROWS]
-    f = formatter(answer.language)
-    billing = ("、" if answer.language == "zh" else ", ").join(sorted({f.term("billing", o.get("billing")) for o in shown}))
-    regions = " / ".join(dict.fromkeys(str(o.get("region")) for o in shown))  # region names may contain commas
-    text = f"{lab['billing']}: {cell(billing)} · {lab['region']}: {cell(regions)}"
+    f = formatter(lang)
+    billing = f.list(sorted({f.term("billing", o.get("billing")) for o in shown}))
+    regions = " / ".join(dict.fromkeys(region_label(o.get("region"), lang) for o in shown))  # region names may contain commas
+    colon = lab["colon"]
+    text = f"{lab['billing']}{colon}{cell(billing)} · {lab['region']}{colon}{cell(regions)}"
     more = len(answer.options) - len(shown)
     if more > 0:
         text += " · " + lab["more"].format(n=more)

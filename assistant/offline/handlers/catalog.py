@@ -63,6 +63,7 @@ class CostCode(NoteCode):
     lines = "cost.lines"
     line = "cost.line"
     offers = "cost.offers"
+    offers_lead = "cost.offers_lead"
     per_gpu_hour = "cost.per_gpu_hour"
 
 
@@ -279,6 +280,14 @@ class FilterHandler:
         return out
 
 
+PROVIDERS_QUERY = {  # (Chinese?, mainland China?) → the guidance query for "who offers this GPU, how do they compare"
+    (False, False): "GPU cloud providers compared: international hyperscalers AWS, Google Cloud, Azure; GPU clouds and marketplaces",
+    (False, True): "GPU cloud providers compared: Chinese clouds Alibaba Cloud, Tencent Cloud, Huawei; GPU rental marketplaces",
+    (True, False): "GPU 云服务商对比：国际三大云 AWS、Google Cloud、Azure；GPU 专业云与算力市场",
+    (True, True): "GPU 云服务商对比：国内云 阿里云、腾讯云、华为云；GPU 租用平台与算力市场",
+}
+
+
 class CostHandler:
     frame = Frame.cost
 
@@ -311,13 +320,32 @@ class CostHandler:
             if ctx.has("billing"):
                 args["billing"] = ctx.get("billing")
             plan.call("estimate_cost", "cost", **args)
-            search(plan, "计费方式 按量付费 竞价实例 包年包月" if ctx.lang == "zh" else "billing modes on-demand spot reserved",
-                   ctx.lang, k=2, key="guide")
+            if ctx.has("instance"):
+                search(plan, "计费方式 按量付费 竞价实例 包年包月" if ctx.lang == "zh" else "billing modes on-demand spot reserved",
+                       ctx.lang, k=2, key="guide")
+            else:
+                # a GPU's price across the catalog: the answer lists each provider's offer, so the guidance to
+                # quote is how the kinds of provider differ (hyperscalers, GPU clouds, marketplaces, Chinese clouds)
+                search(plan, PROVIDERS_QUERY[(ctx.lang == "zh", ctx.get("region") == "cn")], ctx.lang, k=2, key="guide")
         else:
             from assistant.offline.handlers.recommend import recommend_plan
 
             recommend_plan(ctx, plan)
         return plan
+
+    @staticmethod
+    def _offers_table(ctx: TurnContext, c: dict[str, Any], out: Composition, env: Env) -> None:
+        from assistant.offline.handlers.recommend import TableCode
+
+        f = Formatter(ctx.lang)
+        sep = "，" if ctx.lang == "zh" else ", "
+        rows = [[env.provider_label(o["provider"], ctx.lang), f"`{o['instance']}`", f"{f.g(o['gpu_count'])}× {c['gpu']}",
+                 f.money(o["price_per_gpu_hour"], o["currency"], "hour", table=True),
+                 render(Note(code=f"term.grade.{o['grade']}"), ctx.lang) + sep
+                 + (o.get("as_of") or ("日期未知" if ctx.lang == "zh" else "date unknown"))] for o in c["offers"]]
+        out.add(Para([Note.of(CostCode.offers, gpu=c["gpu"], count=len(rows), total=c.get("providers_total") or len(rows))]))
+        out.add(Table([Note.of(TableCode.provider), Note.of(TableCode.instance), Note.of(TableCode.gpus),
+                       Note.of(CostCode.per_gpu_hour), Note.of(TableCode.price)], rows))
 
     @staticmethod
     def _is_job(ctx: TurnContext) -> bool:
@@ -340,28 +368,31 @@ class CostHandler:
         c = cost.result
         common = dict(provider=env.provider_label(c["provider"], ctx.lang), instance=c["instance"], gpu_count=c["gpu_count"], gpu=c["gpu"], region=c["region"],
                       billing=c["billing"], currency=c["currency"])
-        if c.get("total") is None:
-            out.add(Lead([Note.of(CostCode.unknown, **common)]))
+        offers = c.get("offers") or []
+        sep = "，" if ctx.lang == "zh" else ", "
+        unknown_date = "日期未知" if ctx.lang == "zh" else "date unknown"
+        # "who offers the H100?" (a GPU, no hours): the providers are the answer, the cheapest one's bill the detail
+        by_providers = len(offers) > 1 and not ctx.has("hours") and not ctx.has("hours_per_day")
+        head = Note.of(CostCode.unknown, **common) if c.get("total") is None else Note.of(CostCode.lead, total=c["total"], hours=c["hours"], **common)
+        if by_providers:
+            first = offers[0]
+            out.add(Lead([Note.of(CostCode.offers_lead, total=c.get("providers_total") or len(offers), gpu=c["gpu"],
+                                  provider=env.provider_label(first["provider"], ctx.lang), price=first["price_per_gpu_hour"],
+                                  currency=first["currency"], kind=render(Note(code=f"term.grade.{first['grade']}"), ctx.lang),
+                                  age_text=first.get("as_of") or unknown_date)]))
         else:
-            out.add(Lead([Note.of(CostCode.lead, total=c["total"], hours=c["hours"], **common)]))
+            out.add(Lead([head]))
+        if by_providers:
+            self._offers_table(ctx, c, out, env)
+            out.add(Para([head]))
         items = []
         for line in c.get("lines", []):
             age = line.get("price_as_of") or ("日期未知" if ctx.lang == "zh" else "date unknown")
             items.append(Note.of(CostCode.line, billing=line["billing"], total=line.get("total"), price_per_hour=line.get("price_per_hour"),
                                  currency=c["currency"], age_text=age))
         out.add(Bullets(Note.of(CostCode.lines), items))
-        if len(c.get("offers") or []) > 1:
-            from assistant.offline.handlers.recommend import TableCode
-
-            f = Formatter(ctx.lang)
-            sep = "，" if ctx.lang == "zh" else ", "
-            rows = [[env.provider_label(o["provider"], ctx.lang), f"`{o['instance']}`", f"{f.g(o['gpu_count'])}× {c['gpu']}",
-                     f.money(o["price_per_gpu_hour"], o["currency"], "hour", table=True),
-                     render(Note(code=f"term.grade.{o['grade']}"), ctx.lang) + sep
-                     + (o.get("as_of") or ("日期未知" if ctx.lang == "zh" else "date unknown"))] for o in c["offers"]]
-            out.add(Para([Note.of(CostCode.offers, gpu=c["gpu"], count=len(rows))]))
-            out.add(Table([Note.of(TableCode.provider), Note.of(TableCode.instance), Note.of(TableCode.gpus),
-                           Note.of(CostCode.per_gpu_hour), Note.of(TableCode.price)], rows))
+        if len(offers) > 1 and not by_providers:
+            self._offers_table(ctx, c, out, env)
         if c.get("exchange_rate"):
             from tools.schemas import ExchangeRate
 
