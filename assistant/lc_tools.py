@@ -314,7 +314,7 @@ class ToolBox:
             raise InputError("Name an instance ('provider/instance') or a GPU to price.")
         if args.region:
             rows = [r for r in rows if r.region.name == args.region] or rows
-        req = CostRequest(hours=args.hours, billing=args.billing, currency=args.currency)
+        req = CostRequest(hours=args.hours, billing=args.billing, currency=args.currency, today=self.res.settings.today_date)
         estimates = [estimate_cost(r, req, self.res.fx) for r in rows]
         priced = [e for e in estimates if e.total is not None]
         chosen = min(priced, key=lambda e: e.total) if priced else estimates[0]

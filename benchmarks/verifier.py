@@ -124,7 +124,9 @@ TRUTH_KEYS["int8_tops"] = ("tops", 1e12)
 TRUTH_KEYS["tdp_w"] = ("power", 1.0)
 for _k in ("mfu mfu_high mfu_low mfu_measured mfu_median memory_fraction over_fraction slack_fraction "
            "trainable_fraction utilisation below_nvlink_fraction runtime_increase_fraction "
-           "scaling_efficiency_fraction fraction bandwidth_share bandwidth_efficiency prefill_mfu decode_mfu").split():
+           "scaling_efficiency_fraction fraction bandwidth_share bandwidth_efficiency prefill_mfu decode_mfu prefill_share "
+           "band_fraction cheaper_fraction default_memory_fraction expert_share headroom_fraction kernel_share "
+           "over_budget_fraction").split():
     TRUTH_KEYS[_k] = ("percent", 100.0)
 for _k in ("low_pct", "high_pct"):
     TRUTH_KEYS[_k] = ("percent", 1.0)

@@ -208,7 +208,10 @@ def test_english_sections_fit_the_minilm_window():
 # ------------------------------------------------------------- cross-refs
 
 # backticked slugs that are commands or code, not topic references
-_CODE_SLUGS = {"nvidia-smi", "nccl-tests", "top", "fio", "lscpu", "ping", "loss", "iowait", "iperf3", "cu121", "cu124"}
+_CODE_SLUGS = {"nvidia-smi", "nccl-tests", "top", "fio", "lscpu", "ping", "loss", "iowait", "iperf3", "cu121", "cu124",
+               "dcgm-exporter",
+               # Alibaba Cloud instance families, code in the Chinese text (identifiers, not prose)
+               "gn6e", "gn6i", "gn6v", "gn7", "gn7e", "gn7i", "gn8is", "gn8v"}
 
 
 @pytest.mark.parametrize("path", DOC_PATHS, ids=lambda p: p.name)

@@ -92,7 +92,7 @@ def test_the_builtin_exchange_rate_ages_like_a_price():
     assert rate_age(rate, D(2026, 11, 28)).state == AgeState.fresh
     assert rate_age(rate, D(2026, 11, 29)).state == AgeState.stale
     en = render(rate_note(rate, D(2026, 12, 1), builtin=True), "en")
-    assert en == "USD/CNY rate 7.1 (built-in rate as of 2025-11-28, 12 months old; stale: set GPU_ADVISOR_USD_CNY to a current rate)"
+    assert en == "USD/CNY rate 7.1 (built-in rate as of 2025-11-28, 12 months old; stale: set `GPU_ADVISOR_USD_CNY` to a current rate)"
     zh = render(rate_note(rate, D(2026, 6, 1), builtin=True), "zh")
     assert zh == "美元兑人民币汇率 7.1（内置汇率，2025-11-28，6 个月前）"
 

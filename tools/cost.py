@@ -36,6 +36,7 @@ import math
 from tools.domain import HOURS_PER_MONTH, HOURS_PER_YEAR, Billing, Instance, Mode, Price
 from tools.notes import Note, NoteCode
 from tools.money import convert
+from tools.price_age import covers_note, price_age
 from tools.schemas import CostEstimate, CostLine, CostRequest, ExchangeRate, TrainTimeEstimate
 
 TERM_HOURS = {Billing.monthly: HOURS_PER_MONTH, Billing.yearly: HOURS_PER_YEAR}
@@ -177,6 +178,8 @@ def _line(
         billed_hours=paid,
         converted=converted,
         note=note,
+        age=price_age(price, request.today).note() if request.today is not None else None,
+        covers=covers_note(price),
     )
 
 

@@ -221,6 +221,7 @@ class CostRequest(Strict):
     )
     hours_per_day: float | None = Field(default=None, gt=0, le=24, description="schedule instead of `hours`")
     days: float | None = Field(default=None, gt=0, description="schedule length; None: one month (730/24 days)")
+    today: dt.date | None = Field(default=None, description="the date prices are aged against (GPU_ADVISOR_TODAY); None: no age")
 
 
 
@@ -237,6 +238,8 @@ class CostLine(BaseModel):
     source: str | None
     billed_hours: float | None = Field(default=None, description="hours paid for: whole terms for monthly/yearly")
     converted: bool = Field(default=False, description="price converted from another currency")
+    age: Note | None = Field(default=None, description="the price's age (fresh, stale, undated) against the request's today")
+    covers: Note | None = Field(default=None, description="what the price covers and what is extra, when the source says")
     note: Note | None = Field(default=None, description="a remark on this line (tools.cost.CostCode)")
 
 

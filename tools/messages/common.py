@@ -71,10 +71,10 @@ _OTHER = {
     "term.term.year": ("year", "年"),
     # where the exchange rate comes from (tools.schemas.FxSource)
     "term.fx_source.builtin": (
-        "built-in default, PBOC central parity, approx.; set GPU_ADVISOR_USD_CNY",
-        "内置默认值，参考人民银行中间价，近似；可用 GPU_ADVISOR_USD_CNY 设置",
+        "built-in default, PBOC central parity, approx.; set `GPU_ADVISOR_USD_CNY`",
+        "内置默认值，参考人民银行中间价，近似；可用 `GPU_ADVISOR_USD_CNY` 设置",
     ),
-    "term.fx_source.configured": ("configured in GPU_ADVISOR_USD_CNY", "GPU_ADVISOR_USD_CNY 配置值"),
+    "term.fx_source.configured": ("configured in `GPU_ADVISOR_USD_CNY`", "`GPU_ADVISOR_USD_CNY` 配置值"),
 }
 
 

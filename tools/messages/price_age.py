@@ -74,9 +74,9 @@ def _rate(p: dict[str, Any], f: Formatter) -> str:
     age = _months(p.get("months"), f)
     if f.zh:  # no "1 USD": a template adds no figure that is not a param
         text = f"美元兑人民币汇率 {rate}（{kind}，{date}，{age}"
-        return text + ("，已过时：可设置 GPU_ADVISOR_USD_CNY 为当前汇率）" if p.get("state") == "stale" else "）")
+        return text + ("，已过时：可设置 `GPU_ADVISOR_USD_CNY` 为当前汇率）" if p.get("state") == "stale" else "）")
     text = f"USD/CNY rate {rate} ({kind} as of {date}, {age}"
-    return text + ("; stale: set GPU_ADVISOR_USD_CNY to a current rate)" if p.get("state") == "stale" else ")")
+    return text + ("; stale: set `GPU_ADVISOR_USD_CNY` to a current rate)" if p.get("state") == "stale" else ")")
 
 
 def _parts(names: list[str], f: Formatter) -> str:

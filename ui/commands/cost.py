@@ -162,7 +162,7 @@ def _job_hours(args, catalog, instance, nodes: int) -> tuple[float, list[Note]]:
     return tte.hours, [job_note(model.name, vram.mode, args.tokens, args.epochs or 1.0, gpus, tte)]
 
 
-def estimate_for(args: argparse.Namespace, catalog, fx) -> tuple[CostEstimate, list[CostEstimate]]:
+def estimate_for(args: argparse.Namespace, catalog, fx, today=None) -> tuple[CostEstimate, list[CostEstimate]]:
     """The headline estimate (cheapest priced region) and the other regions'."""
     from tools.cost import estimate_cost
 
@@ -185,6 +185,7 @@ def estimate_for(args: argparse.Namespace, catalog, fx) -> tuple[CostEstimate, l
             "billing": args.billing,
             "currency": row_currency,
             "instances": args.nodes,
+            "today": today,
         }
         for flag, field in (
             ("interruptions_per_day", "spot_interruptions_per_day"),
@@ -209,7 +210,7 @@ def _native_currency(row, billing: Billing) -> Currency:
 def run(args: argparse.Namespace) -> int:
     settings, catalog = settings_and_catalog()
     lang = resolve_lang(args, settings)
-    best, others = estimate_for(args, catalog, settings.exchange_rate)
+    best, others = estimate_for(args, catalog, settings.exchange_rate, today=settings.today_date)
     if args.json:
         data = best.model_dump(mode="json", context={"lang": lang})
         data["other_regions"] = [
@@ -228,7 +229,7 @@ def render_estimate(est: CostEstimate, others: list[CostEstimate] | None = None,
     chosen = next(line for line in est.lines if line.billing == est.billing)
     billing = f.term("billing", est.billing)
     if chosen.price_per_hour is not None:
-        age = label("price_age", lang, age=f.as_of(est.price_as_of))
+        age = label("price_age", lang, age=render(chosen.age, lang) if chosen.age else f.as_of(est.price_as_of))
     else:
         age = label("no_price", lang, billing=billing)
     head = label("cost_head", lang, where=f"{est.provider}/{est.instance}", region=est.region,
@@ -252,6 +253,8 @@ def render_estimate(est: CostEstimate, others: list[CostEstimate] | None = None,
     headers = [label(k, lang) for k in ("billing", "price", "total", "expected", "as_of", "grade", "note")]
     out = [head, total, "", format_table(headers, rows), ""]
     out.extend(f"- {render(a, lang, surface='cli')}" for a in est.assumptions)
+    if chosen.covers is not None:  # what the price includes and what is extra (disks, bandwidth)
+        out.append(f"- {render(chosen.covers, lang, surface='cli')}")
     if others:
         sep = "；" if lang == "zh" else "; "
         out.append(label("other_regions", lang)

@@ -387,10 +387,15 @@ class CostHandler:
             out.add(Para([head]))
         items = []
         for line in c.get("lines", []):
-            age = line.get("price_as_of") or ("日期未知" if ctx.lang == "zh" else "date unknown")
+            # the price's age in words (fresh, stale, undated) when the tool aged it; else its date
+            age = (render(Note.model_validate(line["age"]), ctx.lang) if line.get("age")
+                   else line.get("price_as_of") or ("日期未知" if ctx.lang == "zh" else "date unknown"))
             items.append(Note.of(CostCode.line, billing=line["billing"], total=line.get("total"), price_per_hour=line.get("price_per_hour"),
                                  currency=c["currency"], age_text=age))
         out.add(Bullets(Note.of(CostCode.lines), items))
+        chosen = next((line for line in c.get("lines", []) if line["billing"] == c["billing"]), None)
+        if chosen and chosen.get("covers"):  # what the price includes and what is billed on top
+            out.add(Para([Note.model_validate(chosen["covers"])]))
         if len(offers) > 1 and not by_providers:
             self._offers_table(ctx, c, out, env)
         if c.get("exchange_rate"):
