@@ -173,6 +173,22 @@ def test_over_budget_options_are_near_misses():
     assert miss.kind == "budget" and miss.reason.params["cost"] == pytest.approx(2.0 * 730)
 
 
+@pytest.mark.parametrize(
+    "instances, notice",
+    [
+        # spot asked for, only on-demand listed: say so, then the unpriced option (never silently first)
+        ((inst("od/a", [price(1.0)]), inst("dark/x")), {"billing": "spot", "instances": 1, "unpriced": 1}),
+        ((inst("od/a", [price(1.0)]),), {"billing": "spot", "instances": 1, "unpriced": 0}),
+        # a spot price exists: no notice
+        ((inst("sp/a", [price(0.4, billing=Billing.spot)]), inst("dark/x")), None),
+    ],
+)
+def test_no_price_in_the_requested_billing_is_said(instances, notice):
+    rec = run(catalog(*instances), billing=Billing.spot)
+    found = [n.params for n in rec.notices if n.code == "rank.no_price_in_billing"]
+    assert found == ([] if notice is None else [notice])
+
+
 # ------------------------------------------------------------------ the real cost: billing that covers the need
 
 

@@ -66,6 +66,7 @@ def _runs() -> dict[str, Callable[[Any], Any]]:
         "billing compared, CNY": rank(r.MONTHLY_CHEAP, currency="CNY"),
         "only a spot price": rank(r.inst("s/spot", [p(0.5, billing=r.Billing.spot)])),
         "nothing priced within the budget": rank(r.inst("dark/x"), r.inst("a/one", [p(1.0)]), budget=500),
+        "no price in the requested billing": rank(r.inst("dark/x"), r.inst("od/a", [p(1.0)]), billing=r.Billing.spot),
         "software: obsolete, caveats, Ascend": software(),
         "software: vGPU slice for training": rank(r.inst("v/slice", [p(0.3)], g="MID", count=0.25),
                                                   vram=VramRequest(mode="lora")),

@@ -93,6 +93,21 @@ def test_load_shapes(capsys, flags, value):
         assert data["load"]["peak_factor"] == value
 
 
+@pytest.mark.parametrize(
+    "where",
+    [
+        ["--gpu", "H100", "--gpus", "1"],
+        ["--instance", "aws/p5.48xlarge"],
+    ],
+)
+def test_max_throughput_stays_inside_the_kv_pool(capsys, where):
+    """The reviewer's commands: 898 sequences in a pool of 808 (77.4 of 71.3 GiB) came back with fits=True."""
+    data = run_json(capsys, "--model", "qwen2.5-7b", *where, "--max-throughput")
+    assert data["fits"] is True and data["saturated"] is False
+    assert data["per_gpu_gib"] <= data["usable_gib"]
+    assert data["concurrency"] * data["replicas"] == data["max_concurrency"]
+
+
 def test_chinese_table(capsys):
     code, out, err = run_cli(capsys, "--model", "qwen2.5-7b", "--gpu", "RTX-4090", "--gpus", "1", "--concurrency", "4",
                              "--lang", "zh")

@@ -290,6 +290,12 @@ def recommend(
                                period=request.period, provider=cheapest.inst.provider, instance=cheapest.inst.instance,
                                gpu_count=cheapest.inst.gpu_count, gpu=cheapest.gpu.key, nodes=cheapest.nodes,
                                cost=cost, over_fraction=cheapest.over_budget))
+    if not priced and request.billing is not None:
+        # "spot in mainland China": offers exist but none lists this billing; say so before unpriced options
+        listed_elsewhere = sum(1 for m in misses if m.kind == "billing")
+        if listed_elsewhere:
+            notices.append(Note.of(RankCode.no_price_in_billing, billing=request.billing, instances=listed_elsewhere,
+                                   unpriced=len(unknown)))
     chosen = _dedupe(priced, request.top_k) + _dedupe(unknown, request.top_k)
     options = [option(c, request, run.currency, fx, run.prefer_cn, run.today, run.need) for c in chosen]
 

@@ -83,6 +83,7 @@ class RankCode(NoteCode):
     over_budget = "rank.over_budget"  # cost, budget, currency, period, over_fraction (the cheapest priced, shown because none fits)
     spot_only = "rank.spot_only"  # (warning) the only price listed is spot: it can be interrupted
     # ---- on the recommendation (Recommendation.notices / assumptions)
+    no_price_in_billing = "rank.no_price_in_billing"  # billing, instances (fit but priced only in other modes), unpriced
     none_within_budget = "rank.none_within_budget"  # budget, currency, period, provider, instance, gpu_count, gpu, nodes,
     #                                                 cost, over_fraction
     basis = "rank.basis"  # need (job|month|hour), band_fraction, headroom_fraction, mainland_first, mainland_last (bools)

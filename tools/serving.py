@@ -135,8 +135,10 @@ def evaluate(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout) ->
     reps = layout.replicas
     cap = max_sequences(plan, in_len + out_len)  # whole sequences per replica at their full length
     weights_fit = cap >= 1
-    biggest = max(1, max_batch(plan))
-    op_max = closed_loop(plan, biggest)
+    biggest = max(1, max_batch(plan))  # = cap: no load (max throughput too) runs more sequences than the pool holds
+    # the most the layout serves in the load's own shape: a static batch of `biggest` for batch jobs (one batched
+    # prefill), continuous batching at `biggest` sequences otherwise
+    op_max = static_batch(plan, biggest) if load.kind == LoadKind.batch else closed_loop(plan, biggest)
     fits = weights_fit
     wait_extra = 0.0
     if load.kind == LoadKind.max_throughput:
@@ -157,7 +159,8 @@ def evaluate(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout) ->
         fits = weights_fit and not (op.saturated and op.batch >= cap)
     served_per_ms = op.req_per_ms
     if load.kind in (LoadKind.request_rate, LoadKind.requests_per_day):
-        served_per_ms = min(op.req_per_ms, arrival_rate_per_s(load) / reps / 1e3)  # type: ignore[operator]
+        arrival = arrival_rate_per_s(load) / reps / 1e3  # type: ignore[operator]
+        served_per_ms = min(op.req_per_ms, arrival) if op.saturated else arrival  # it keeps up: every request served
     req_s = served_per_ms * 1e3 * reps
     out_tok_s = req_s * out_len
     ttft = op.ttft + wait_extra
@@ -245,7 +248,7 @@ def _assumptions(model: ModelSpec, gpu: GPU, req: ServingRequest, plan: Plan, es
 def _caveats(model: ModelSpec, gpu: GPU, req: ServingRequest, plan: Plan, est: ServingEstimate) -> list[Note]:
     out = quality_caveats(req, gpu, plan.kv_dtype)
     if est.weights_fit and not est.fits:
-        wanted = est.load.value if est.load.kind in (LoadKind.batch, LoadKind.concurrency) else round(est.concurrency * est.replicas)
+        wanted = est.load.value if est.load.kind in (LoadKind.batch, LoadKind.concurrency) else _rate_needs(est)
         out.append(Note.of(CaveatCode.kv_short, concurrency=wanted, max_concurrency=est.max_concurrency,
                            kv_cache_tokens=est.kv_cache_tokens))
     if est.saturated:
@@ -260,6 +263,12 @@ def _caveats(model: ModelSpec, gpu: GPU, req: ServingRequest, plan: Plan, est: S
         out.append(Note.of(CaveatCode.beyond_context, tokens=est.input_len + est.output_len,
                            max_context_tokens=model.max_context, model=model.name))
     return out
+
+
+def _rate_needs(est: ServingEstimate) -> int:
+    """Sequences a request rate keeps in flight (Little's law at the full pool's latency): more than the pool holds."""
+    rate = arrival_rate_per_s(est.load) or est.req_s
+    return max(est.max_concurrency + 1, math.ceil(rate * est.e2e_ms / 1e3 - 1e-9))
 
 
 def _better(a: ServingEstimate, b: ServingEstimate | None) -> bool:

@@ -25,8 +25,10 @@ and half a decode step for the scheduler to pick it up:
 TTFT = t_request + wait + t_prefill + t_step / 2. Closed loops (N users) use the same formula with λ
 from the throughput. E2E follows from Little's law (E2E = B / λ), TPOT = (E2E − TTFT) / (L_out − 1).
 For a request rate, B solves B = λ · E2E(B); when that needs more than the KV pool holds, or ρ ≥ 1,
-the layout is saturated. Short requests can be bound by the engine's front end instead of the GPU: one
-request costs `request_cpu_ms` on its single API/scheduler thread, so a replica serves at most 1/that.
+the layout is saturated. Every batch, the maximum-throughput one included, is capped at the whole
+sequences (input + output tokens) the pool holds. Short requests can be bound by the engine's front end
+instead of the GPU: one request costs `request_cpu_ms` on its single API/scheduler thread, so a replica
+serves at most 1/that.
 """
 
 from __future__ import annotations
@@ -394,8 +396,15 @@ def open_loop(p: Plan, arrival_per_ms: float, cap: int) -> Operating:
 
 
 def max_batch(p: Plan) -> int:
-    """The engine's largest batch: its sequence cap, or what the pool holds at the mean context."""
-    return max(0, max_sequences(p, int(p.in_len + p.out_len / 2)))
+    """The engine's largest batch: its sequence cap, or the whole sequences the pool holds at their full length.
+
+    The full length, not the mean context held while decoding: the scheduler admits a request only while KV blocks
+    are free, so a batch whose sequences could not all reach input + output tokens would be preempted on the way
+    (vLLM recomputes them), and the memory and concurrency the estimate shows would exceed the pool. TensorRT-LLM's
+    default GUARANTEED_NO_EVICT policy reserves exactly this: prompt + maximum output per admitted request
+    (nvidia.github.io/TensorRT-LLM performance-tuning-guide/useful-runtime-flags.html, "Capacity Scheduler Policy").
+    """
+    return max(0, max_sequences(p, p.in_len + p.out_len))
 
 
 # ------------------------------------------------------------------ notes

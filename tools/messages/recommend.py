@@ -586,6 +586,13 @@ MESSAGES: dict = {
     "rank.band": (_band(False), _band(True)),
     "rank.over_budget": (_over_option(False), _over_option(True)),
     "rank.none_within_budget": (_none_within(False), _none_within(True)),
+    "rank.no_price_in_billing": (
+        lambda p, f: f"No instance that fits lists a {f.term('billing', p.get('billing'))} price here: "
+        f"{f.g(p.get('instances'))} are priced only in other billing modes (see the near-misses)"
+        + (", and the options below have no price in the catalog." if p.get("unpriced") else "."),
+        lambda p, f: f"能放下的实例在这里都没有{f.term('billing', p.get('billing'))}价格：{f.g(p.get('instances'))} 个只有其他计费方式的价格（见未入选）"
+        + ("，下面的方案在目录中没有价格。" if p.get("unpriced") else "。"),
+    ),
     "rank.spot_only": ("only a spot price is listed: the instance can be interrupted (checkpoint training; keep a "
                        "fallback for serving)",
                        "只列出了竞价价格：实例可能被回收（训练要保存检查点，推理服务要有备用实例）"),
