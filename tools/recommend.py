@@ -112,7 +112,10 @@ class _JobTimer:
             precision = vram.precision
             if precision is None and vram.mode != Mode.qlora and not gpu.bf16_supported:
                 precision = Precision.fp16  # the default bf16 runs as fp16 mixed precision on V100/T4
-            checkpointing = vram.checkpointing or Checkpointing.full  # the VRAM default for training
+            # Time counts recomputation only when the user states checkpointing, as estimate_train_time does:
+            # the default MFUs are calibrated by 6ND (LLaMA Table 15), so the runs' recomputation is already in
+            # them, and one answer must not show two training times (the memory side still assumes checkpoints).
+            checkpointing = vram.checkpointing or Checkpointing.none
             try:
                 self._cache[key] = estimate_train_time(
                     self.model,
