@@ -109,6 +109,22 @@ def test_concept_question_is_answered_from_guidance_only():
     assert len(a.answer) < 4000  # sections, not the whole document
 
 
+@pytest.mark.parametrize(
+    "question, words",
+    [
+        ("3090 24g, llama-7b lora, OOM right at from_pretrained even with two 3090s. what am i doing wrong??",
+         ("For your setup", "GiB per GPU", "RTX-3090")),
+        ("单卡 4090 跑 qwen2.5-7b 的 lora 还是 OOM，为什么？", ("按你的配置", "GiB", "RTX-4090")),
+    ],
+)
+def test_a_failure_is_explained_from_guidance_with_the_setup_computed(question, words):
+    a = ask(question)
+    assert a.frame == "guidance" and "estimate_vram" in tools(a) and a.citations
+    assert all(w in a.answer for w in words), a.answer
+    # the guidance's direct answer comes first; the estimate follows it
+    assert a.answer.index(words[0]) > a.answer.index(a.citations[0].section.split(">")[-1].strip()[:8])
+
+
 def test_chinese_concept_question():
     a = ask("BF16 和 FP16 有什么区别？")
     assert a.language == "zh" and tools(a) == ["search_guidance"]

@@ -33,6 +33,13 @@ CLEAR = [
     ("Which GPUs in the catalog support FP8?", Frame.catalog_filter),
     ("What is gradient checkpointing and why does it save memory?", Frame.guidance),
     ("竞价实例被回收了怎么办？", Frame.guidance),
+    # a GPU named for gaming, mining or video editing is not our domain (frames._other_use)
+    ("best gpu for playing cyberpunk at 1440p with ray tracing, 4070 super or 7800 xt?", Frame.out_of_scope),
+    ("挖矿现在还有搞头吗，4090挖啥币能回本", Frame.out_of_scope),
+    # ... unless AI work is in the question too
+    ("can a 4090 fine-tune a 7B model with LoRA and also play games?", Frame.feasibility),
+    # a failure to explain, with the setup stated: guidance (whose answer computes the setup, handlers/talk.py)
+    ("3090 24g, llama-7b lora, OOM at from_pretrained even with two 3090s. what am i doing wrong??", Frame.guidance),
 ]
 
 

@@ -75,6 +75,12 @@ def _facts(r: Reading, state: ConversationState) -> Facts:
     )
 
 
+def _other_use(f: Facts) -> bool:
+    """A GPU asked about for something that is not AI work (gaming, mining, video editing: the off-topic cues),
+    with no training, inference, model or memory/serving cue: naming a GPU does not make it our domain."""
+    return f.has("offtopic") and not (f.training or f.inference or f.workload or f.has("memory", "serving"))
+
+
 # Slots a concept question names without stating a workload ("when should I use spot?", "LoRA vs QLoRA?")
 CONCEPT_SLOTS = frozenset({"mode", "billing", "precision", "features", "pasted"})
 
@@ -139,7 +145,11 @@ class FrameDecider:
                     and frame not in (Frame.guidance, Frame.spec, Frame.catalog_filter, Frame.comparison)):
                 # "what's the difference between LoRA and QLoRA?" after a workload: a concept, not the workload again
                 return FrameDecision(Frame.guidance, p, "unsure: a concept question naming no workload or hardware")
-            if frame == Frame.out_of_scope and f.in_domain:
+            if frame in (Frame.feasibility, Frame.memory) and "troubleshoot" in r.question_cues and not f.has("howmany"):
+                # "OOM on my 3090 with llama-7b LoRA — what am I doing wrong?": help with a failure; the guidance
+                # answer still computes the stated setup (handlers/talk.py)
+                return FrameDecision(Frame.guidance, p, "a failure to explain: guidance with the setup's numbers")
+            if frame == Frame.out_of_scope and f.in_domain and not _other_use(f):
                 return FrameDecision(Frame.guidance, p, "in the domain: never out of scope")
             if frame == Frame.comparison and f.gpus < 2 and len(state.get("gpus") or []) < 2:
                 if f.gpus and f.has("cost") and not f.workload:

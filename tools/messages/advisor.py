@@ -190,6 +190,7 @@ MESSAGES: dict = {
     # ------------------------------------------------------------ titles
     "answer.assumptions": ("**Assumptions** (tell me if they are wrong):", "**假设**（如不符合请告诉我）："),
     "answer.caveats": ("**Caveats:**", "**注意事项：**"),
+    "guide.your_setup": ("**For your setup**, the estimate says:", "**按你的配置**估算："),
     "answer.sources": ("**Sources:**", "**参考：**"),
     "answer.rejected": ("**Considered but not chosen:**", "**考虑过但未选：**"),
     "answer.alternatives": ("**What would work instead:**", "**可行的替代方案：**"),

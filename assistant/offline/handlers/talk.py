@@ -25,6 +25,15 @@ class GuidanceHandler:
     def plan(self, ctx: TurnContext, env: Env) -> Plan:
         plan = Plan()
         plan.call("search_guidance", "guide", query=ctx.question[:400] or "GPU server", k=4, lang=ctx.lang)
+        if _setup_stated(ctx):
+            # "3090 24G, llama-7b LoRA, OOM — what am I doing wrong?": the why comes from guidance, and the
+            # estimate for their setup says whether the memory should have been enough
+            from assistant.offline.handlers.memory import FeasibilityHandler
+
+            setup = FeasibilityHandler().plan(ctx, env)
+            plan.calls += [c for c in setup.calls if c.key == "main"]
+            plan.defaults = setup.defaults
+            plan.data["setup"] = setup.data
         return plan
 
     def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
@@ -43,7 +52,25 @@ class GuidanceHandler:
             out.add(Section(title=p["section"].split(">")[-1].strip() or p["title"], body=body, marker=cited.marker(p, shown=body)))
         if direct:
             out.blocks.insert(0, Lead([f"**{direct}**"]))
+        if "setup" in plan.data and results.get("main") is not None and not results.get("main").error:
+            from assistant.offline.handlers.memory import FeasibilityHandler
+
+            setup_plan = Plan(calls=plan.calls, defaults=plan.defaults, data=plan.data["setup"])
+            numbers = FeasibilityHandler().compose(ctx, setup_plan, results, cited, env)
+            out.add(Para([Note.of(GuideCode.your_setup)]))
+            # the estimate's lead becomes a paragraph: the guidance's direct answer stays the first sentence
+            out.add(*[Para(b.items) if isinstance(b, Lead) else b for b in numbers.blocks])
         return out
+
+
+class GuideCode(NoteCode):
+    your_setup = "guide.your_setup"
+
+
+def _setup_stated(ctx: TurnContext) -> bool:
+    """This turn states a workload (model or size) and the hardware it ran on: a troubleshooting question."""
+    stated = set(ctx.stated)
+    return bool(stated & {"model", "params", "model_name"}) and bool(stated & {"gpus", "available_gib", "instance"})
 
 
 class ChitchatHandler:
