@@ -57,11 +57,12 @@ APT_LINE = "apt-get install -y chromium chromium-driver fontconfig fonts-noto-cj
 CHROMIUM_FLAGS = (
     "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--disable-extensions",
-    "--disable-default-apps", "--hide-scrollbars", "--lang=zh-CN", "--force-device-scale-factor=1",
+    "--disable-default-apps", "--hide-scrollbars", "--lang=zh-CN", "--accept-lang=zh-CN,zh", "--force-device-scale-factor=1",
     # nothing but our own server resolves: a request to anywhere else fails instead of leaving the machine
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
 )
-WIDTH = 1280  # px: the pictures stay readable and small
+WIDTH = 1440  # px: a common laptop width and the page's own maximum; the pictures stay readable and small
+SLACK_WIDTH = 1280  # px: the Slack preview (a message pane is narrower than the whole window)
 MAX_HEIGHT = 4800  # px: a turn taller than this is cut (the PNG would be too large to be useful)
 ANSWER_TIMEOUT_S = 900  # the first question builds the search index when the data dir is new (minutes here)
 
@@ -247,6 +248,9 @@ def _cell_text(cell: dict[str, Any]) -> str:
 
 
 PREVIEW_CSS = """
+/* Slack's code font is a Latin monospace one, where × is one column wide (the bot pads tables that way); the CJK
+   monospace font this preview needs for Chinese draws × full width, which would push the columns apart */
+@font-face {font-family: "GA Mono Signs"; src: local("Noto Sans Mono"), local("DejaVu Sans Mono"); unicode-range: U+00D7;}
 body {margin: 0; background: #fff; color: #1d1c1d; font: 15px/1.46668 "Lato", "Noto Sans", "Noto Sans CJK SC",
   "Noto Color Emoji", sans-serif;}
 .top {background: #3f0e40; color: #fff; padding: 10px 20px; font-weight: 700; font-size: 17px;}
@@ -269,7 +273,7 @@ body {margin: 0; background: #fff; color: #1d1c1d; font: 15px/1.46668 "Lato", "N
 .divider {border: 0; border-top: 1px solid #ddd; margin: 10px 0;}
 .header {font-size: 18px; font-weight: 900;}
 pre {white-space: pre-wrap; overflow-wrap: anywhere; background: #f8f8f8; border: 1px solid #ddd; border-radius: 4px;
-  padding: 8px; margin: 4px 0; font: 12px/1.5 "Noto Sans Mono CJK SC", "Noto Sans Mono", monospace;}
+  padding: 8px; margin: 4px 0; font: 12px/1.5 "GA Mono Signs", "Noto Sans Mono CJK SC", "Noto Sans Mono", monospace;}
 code {color: #c01343; background: #f6f6f6; border: 1px solid #e0e0e0; border-radius: 3px; padding: 0 3px;
   font: 12px "Noto Sans Mono CJK SC", "Noto Sans Mono", monospace;}
 a {color: #1264a3; text-decoration: none;}
@@ -363,9 +367,9 @@ def start_browser(profile: Path):
     return webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
 
 
-def _set_viewport(driver, height: int) -> None:
+def _set_viewport(driver, height: int, width: int = WIDTH) -> None:
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": WIDTH, "height": int(height), "deviceScaleFactor": 1, "mobile": False})
+                           {"width": width, "height": int(height), "deviceScaleFactor": 1, "mobile": False})
 
 
 def _wait(predicate, timeout: float, what: str, step: float = 0.5) -> None:
@@ -457,10 +461,10 @@ def capture_html(html_path: Path, png_path: Path) -> None:
     driver = start_browser(work / "profile")
     try:
         driver.get(html_path.resolve().as_uri())
-        _set_viewport(driver, 1000)
+        _set_viewport(driver, 1000, SLACK_WIDTH)
         time.sleep(0.5)
         height = driver.execute_script("return document.documentElement.scrollHeight")
-        _set_viewport(driver, min(int(height), MAX_HEIGHT))
+        _set_viewport(driver, min(int(height), MAX_HEIGHT), SLACK_WIDTH)
         time.sleep(0.5)
         driver.save_screenshot(str(png_path))
     finally:

@@ -127,3 +127,68 @@ def test_a_person_asks_and_sees_answer_table_and_chart(browser, app_url):
     WebDriverWait(browser, 30).until(lambda d: feedback.exists() and '"rating": "up"' in feedback.read_text(encoding="utf-8"))
     record = json.loads(feedback.read_text(encoding="utf-8").splitlines()[-1])
     assert record["rating"] == "up" and record["question"].startswith("Which GPU should I rent")
+
+
+def _text(browser, selector: str) -> str:
+    return browser.execute_script(f"const e = document.querySelector({json.dumps(selector)}); return e ? e.innerText : ''")
+
+
+def _wait_settled(browser, selector: str, seconds: float = 1.5, timeout: float = 300) -> str:
+    """The element's text once it has stopped changing (the streamed answer is complete)."""
+    last, since, end = None, time.monotonic(), time.monotonic() + timeout
+    while time.monotonic() < end:
+        text = _text(browser, selector)
+        if text != last:
+            last, since = text, time.monotonic()
+        elif time.monotonic() - since >= seconds and "⏳" not in text:
+            return text
+        time.sleep(0.25)
+    raise AssertionError(f"{selector} kept changing")
+
+
+def test_a_chinese_conversation_gets_a_chinese_page_and_keeps_its_recommendation(browser, app_url):
+    """Regression (issue 10, docs/screenshots): English buttons and headings around a Chinese answer, instance ids
+    broken character by character in the chat's table, and a panel emptied by a yes/no follow-up."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    url, _ = app_url
+    browser.get(url)  # a new page: a new session (this browser says en-US, so the page starts in English)
+    WebDriverWait(browser, 60).until(lambda d: _text(d, "#ga-send") == "Send")
+
+    def ask(question: str) -> None:
+        box = WebDriverWait(browser, 60).until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#ga-input textarea")))
+        box.send_keys(question)
+        browser.find_element(By.CSS_SELECTOR, "#ga-send").click()
+        WebDriverWait(browser, 300).until(lambda d: _text(d, "#ga-send") == "发送" or "⏳" in _text(d, "#ga-chat"))
+        _wait_settled(browser, "#ga-chat")
+        _wait_settled(browser, "#ga-recommendation", seconds=1.0)
+
+    ask("想微调 Qwen2.5-7B，LoRA，预算每月 5000 元，租什么卡？")
+    WebDriverWait(browser, 30).until(lambda d: _text(d, "#ga-send") == "发送")
+    assert _text(browser, "#ga-panel-title") == "推荐配置"
+    assert _text(browser, "#ga-export") == "⬇ 导出推荐（Markdown）"
+    assert "帮你挑选" in _text(browser, "#ga-header")
+    chrome = browser.execute_script("return document.body.innerText")
+    for english in ("Recommendation", "Send", "Export recommendation", "Settings for this conversation", "Feedback",
+                    "New conversation", "No recommendation yet"):
+        assert english not in chrome, english
+    # identifiers in tables stay on one line: each code span is one line box, in the chat and in the panel
+    broken = browser.execute_script(
+        "return [...document.querySelectorAll('#ga-chat td code, #ga-recommendation td code')]"
+        ".filter(c => c.getClientRects().length > 1).map(c => c.innerText)"
+    )
+    counted = browser.execute_script("return document.querySelectorAll('#ga-chat td code, #ga-recommendation td code').length")
+    assert counted >= 6 and broken == []
+    # a table wider than its message scrolls inside it instead of squeezing or overflowing the page
+    assert browser.execute_script("return getComputedStyle(document.querySelector('#ga-chat table')).overflowX") == "auto"
+
+    ask("24G 的卡够吗")
+    panel = _text(browser, "#ga-recommendation")
+    assert panel.startswith("↩ 第 1 问的推荐"), panel[:80]
+    assert browser.find_elements(By.CSS_SELECTOR, "#ga-recommendation table tbody tr")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#ga-charts svg")) == 2
+
+    browser.find_element(By.CSS_SELECTOR, "#ga-new-chat").click()  # a new conversation starts with an empty panel
+    WebDriverWait(browser, 30).until(lambda d: _text(d, "#ga-recommendation").startswith("还没有推荐"))

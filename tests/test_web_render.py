@@ -179,7 +179,22 @@ def test_compact_table_in_chinese_uses_chinese_headers():
     table = render.options_table(answer(language="zh"), compact=True)
     lines = table.splitlines()
     assert lines[0] == "| # | 实例 | GPU | 需要/可用 GiB | 每月 | 价格日期 |"
-    assert lines[2] == "| 1 | aliyun · gn7i | 1× A10 | 18.4 / 22.2 | ¥7,373 | 2025-11-01 |"
+    # the provider's name over its instance id (as code: the page never breaks an id)
+    assert lines[2] == "| 1 | aliyun<br>`gn7i` | 1× A10 | 18.4 / 22.2 | ¥7,373 | 2025-11-01 |"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("rtx-3090-1x", "`rtx-3090-1x`"),  # an id as code
+        ("a|b", "`a\\|b`"),  # a pipe would end the table cell, even inside code
+        ("x`y", "x`y"),  # a backtick would end the code span: plain (escaped) text instead
+        ("<img src=x>", "&lt;img src=x&gt;"),  # markup: plain escaped text, never a tag
+        ("", ""),
+    ],
+)
+def test_code_cell(text, expected):
+    assert render.code_cell(text) == expected
 
 
 @pytest.mark.parametrize(
@@ -257,9 +272,10 @@ def test_money_per_language(value, currency, en, zh):
 @pytest.mark.parametrize(
     "lang, row, caption",
     [
-        ("zh", "| 1 | 恒源云 · rtx-3090-1x | 1× A10 | 18.4 / 22.2 | 价格未知 | 2025-11-01 |",
-         "<sub>计费：按量付费 · 地域：中国大陆</sub>"),
-        ("en", "| 1 | Gpushare (恒源云) · rtx-3090-1x | 1× A10 | 18.4 / 22.2 | unknown | 2025-11-01 |",
+        # Chinese punctuation between the caption's parts (；), not the English " · "
+        ("zh", "| 1 | 恒源云<br>`rtx-3090-1x` | 1× A10 | 18.4 / 22.2 | 价格未知 | 2025-11-01 |",
+         "<sub>计费：按量付费；地域：中国大陆</sub>"),
+        ("en", "| 1 | Gpushare (恒源云)<br>`rtx-3090-1x` | 1× A10 | 18.4 / 22.2 | unknown | 2025-11-01 |",
          "<sub>Billing: on-demand · Region: cn-mainland</sub>"),
     ],
 )
@@ -279,8 +295,14 @@ def test_full_table_names_providers_and_regions():
 
 def test_panel_shows_the_first_rows_and_says_how_many_more():
     panel = render.recommendation_panel(answer([option(instance=f"i{n}") for n in range(9)]))
-    assert panel.count("| aliyun · i") == render.PANEL_ROWS == 6
+    assert panel.count("| aliyun<br>`i") == render.PANEL_ROWS == 6
     assert "3 more in the answer and the export" in panel
+
+
+def test_panel_caption_in_chinese_lists_regions_and_the_rest_with_chinese_punctuation():
+    opts = [option(instance=f"i{n}", region=r) for n, r in enumerate(["cn-mainland", "beijing-a"] * 4)]
+    panel = render.recommendation_panel(answer(opts, language="zh"), names=NAMES)
+    assert "<sub>计费：按量付费；地域：中国大陆、北京 A 区；另有 2 个候选，见回答和导出文件</sub>" in panel
 
 
 def test_panel_renders_the_top_options_notes_in_the_answers_language():
@@ -294,7 +316,29 @@ def test_panel_renders_the_top_options_notes_in_the_answers_language():
 
 def test_panel_without_options_says_so():
     assert "No recommendation yet" in render.recommendation_panel(None)
-    assert render.recommendation_panel(answer(options=[])).startswith("_No recommendation")
+    assert render.recommendation_panel(None, language="zh") == "_还没有推荐：问一下某个模型该租什么服务器。_"
+    no_recommender = answer(options=[]).model_copy(update={"tool_calls": []})
+    assert render.recommendation_panel(no_recommender).startswith("_No recommendation")
+
+
+def test_panel_when_the_recommender_found_nothing_says_that_rather_than_not_yet():
+    """The recommender ran and every option was rejected: 'no recommendation yet' would be wrong."""
+    assert render.recommendation_panel(answer(options=[])) == "_No option met the requirements this time: the answer says why._"
+    assert render.recommendation_panel(answer(options=[], language="zh")) == "_这次没有符合条件的配置：原因见回答。_"
+
+
+@pytest.mark.parametrize(
+    "lang, first_line",
+    [
+        ("zh", "_↩ 第 2 问的推荐（这一轮的回答没有新的推荐）_"),
+        ("en", "_↩ From question 2 (this answer has no new recommendation)_"),
+    ],
+)
+def test_panel_of_an_earlier_question_says_so_first(lang, first_line):
+    panel = render.recommendation_panel(answer(language=lang), names=NAMES, earlier=2)
+    lines = panel.splitlines()
+    assert lines[0] == first_line and lines[2].startswith("| # |")
+    assert render.recommendation_panel(answer(language=lang), names=NAMES).startswith("| # |")  # the latest: no such line
 
 
 def test_chunks_are_growing_prefixes_ending_with_the_whole_text():
@@ -353,6 +397,9 @@ def test_charts_in_chinese_have_no_english_words():
     svg = cost_chart([option(provider="gpushare", month=None)], budget=800, budget_currency="USD", language="zh", names=NAMES)
     assert "价格未知" in svg and "预算以 美元 计：请在表格中比较" in svg
     assert not re.search(r">[^<]*\b(unknown|budget|USD)\b[^<]*<", svg)
+    memory = memory_chart([option(provider="gpushare")], "zh", NAMES)
+    assert "<title>每卡显存：需要 / 可用</title>" in memory
+    assert not re.search(r">[^<]*\b(vs|GPU|per)\b[^<]*<", memory.replace("1× A10", ""))
 
 
 def test_charts_follow_the_answer_period():
@@ -368,7 +415,7 @@ def test_export_markdown_contains_question_table_reasons_and_sources():
     assert md.startswith("# GPU Advisor recommendation\n")
     assert "_Generated: 2026-01-02T00:00:00+00:00 · brain: offline_" in md
     assert "> Which GPU for Qwen2.5-7B?" in md
-    assert "**aliyun/gn7i** (cn-beijing): 1× A10" in md
+    assert "**aliyun · gn7i** (cn-beijing): 1× A10" in md
     assert "18.4 GiB needed of 22.2 GiB usable (headroom 3.8 GiB)" in md
     assert "price source: https://example.test/prices" in md
     assert "| # | Provider | Instance |" in md
@@ -381,10 +428,20 @@ def test_export_markdown_contains_question_table_reasons_and_sources():
 def test_export_in_chinese_renders_the_notes_in_chinese():
     md = recommendation_markdown(answer(language="zh"), "Qwen2.5-7B 租什么卡？", now=dt.datetime(2026, 1, 2, tzinfo=dt.timezone.utc))
     assert md.startswith("# GPU Advisor 推荐\n")
+    assert "_生成时间：2026-01-02T00:00:00+00:00；回答引擎：离线_" in md
     assert "- 每卡显存：需要 18.4 GiB，可用 22.2 GiB（余量 3.8 GiB）" in md
     assert "（按量付费；官方刊例价；2025-11-01 数据）" in md
     assert "- ⚠ A10 不支持 BF16：训练将使用 fp16 混合精度" in md
     assert "needs" not in md and "headroom" not in md
+
+
+def test_export_in_chinese_names_the_provider_and_region_in_chinese():
+    """Regression (issue 10): the Chinese export said '**gpushare/rtx-3090-1x** (cn-mainland)：' and 'unknown'."""
+    top = option(provider="gpushare", instance="rtx-3090-1x", region="cn-mainland", headroom_gib=None)
+    md = recommendation_markdown(answer([top], language="zh"), "租什么卡？")
+    assert "- **恒源云 · rtx-3090-1x**（中国大陆）：1× A10" in md  # the built-in catalog's name_zh
+    assert "（余量 未知）" in md and "unknown" not in md
+    assert "gpushare/" not in md and "(cn-mainland)" not in md
 
 
 def test_export_file_name_is_safe(tmp_path):

@@ -38,7 +38,7 @@ TITLES = {
         "other_currency": "budget is in {cur}: compare in the table",
     },
     "zh": {
-        "memory": "每卡显存：需要 vs 可用",
+        "memory": "每卡显存：需要 / 可用",
         "cost": {"hour": "每小时费用", "month": "每月费用", "job": "整个任务费用"},
         "budget": "预算",
         "unknown": "价格未知",
@@ -109,7 +109,7 @@ def memory_chart(options: list[dict[str, Any]], language: str = "en", names: Pro
         need_w = plot_w * min(need, scale_max) / scale_max
         body.append(
             f'<text x="0" y="{y + 12}" font-size="12" fill="currentColor">{_esc(_label(o, language, names))}</text>'
-            f'<text x="0" y="{y + 25}" font-size="10" fill="#6b7280">{_esc(gpu_text(o, language))}</text>'
+            f'<text x="0" y="{y + 26}" font-size="11" fill="#6b7280">{_esc(gpu_text(o, language))}</text>'
             f'<rect x="{LABEL_W}" y="{y + 2}" width="{usable_w:.1f}" height="{BAR_H}" rx="3" fill="{USABLE}"/>'
             f'<rect x="{LABEL_W}" y="{y + 2}" width="{need_w:.1f}" height="{BAR_H}" rx="3" fill="{NEED}"/>'
             f'<text x="{WIDTH - VALUE_W + 8}" y="{y + 15}" font-size="12" fill="currentColor">'

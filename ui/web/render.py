@@ -43,11 +43,15 @@ LABELS = {
         "result": "Result",
         "no_options": "No recommendation yet: ask which server to rent for a model.",
         "more": "{n} more in the answer and the export",
+        "none_fit": "No option met the requirements this time: the answer says why.",
+        "earlier": "↩ From question {turn} (this answer has no new recommendation)",
         "unknown": "unknown",
         "price_unknown": "unknown",
         "yes": "yes",
         "no": "no",
         "colon": ": ",
+        "sep": " · ",  # between the caption's parts
+        "list": " / ",  # between region names (which may contain commas)
     },
     "zh": {
         "rank": "#",
@@ -68,12 +72,16 @@ LABELS = {
         "arguments": "参数",
         "result": "结果",
         "no_options": "还没有推荐：问一下某个模型该租什么服务器。",
-        "more": "另有 {n} 个见回答和导出文件",
+        "more": "另有 {n} 个候选，见回答和导出文件",
+        "none_fit": "这次没有符合条件的配置：原因见回答。",
+        "earlier": "↩ 第 {turn} 问的推荐（这一轮的回答没有新的推荐）",
         "unknown": "未知",
         "price_unknown": "价格未知",
         "yes": "是",
         "no": "否",
         "colon": "：",
+        "sep": "；",
+        "list": "、",
     },
 }
 
@@ -162,6 +170,18 @@ def cell(text: Any) -> str:
     return s.replace("|", "\\|").replace("\n", " ").strip()
 
 
+def code_cell(text: Any) -> str:
+    """An identifier as inline code inside a table cell (the page keeps code spans whole: no break mid-id).
+
+    Code spans show their text literally, so only the cell's column break is escaped; an id that
+    could end the span (a backtick) or leave the line is shown as plain escaped text instead.
+    """
+    s = str(text).strip()
+    if not s or "`" in s or "\n" in s or "<" in s:
+        return cell(s)
+    return "`" + s.replace("|", "\\|") + "`"
+
+
 # ---------------------------------------------------------------- tool steps
 
 
@@ -231,7 +251,8 @@ def tool_steps(answer: Answer) -> list[dict[str, Any]]:
         return []
     lab = labels(answer.language)
     names = [c.name for c in answer.tool_calls]
-    log = ", ".join(f"{n} ×{names.count(n)}" if names.count(n) > 1 else n for n in dict.fromkeys(names))
+    sep = "、" if answer.language == "zh" else ", "
+    log = sep.join(f"{n} ×{names.count(n)}" if names.count(n) > 1 else n for n in dict.fromkeys(names))
     parent: dict[str, Any] = {"title": f"🔧 {lab['steps'].format(n=len(names))}", "id": "tools", "log": log, "status": "done"}
     steps = [{"role": "assistant", "content": "", "metadata": parent}]
     providers = provider_names()
@@ -355,8 +376,9 @@ def options_table(answer: Answer, compact: bool = False, names: ProviderNames | 
         memory += "" if compact else " GiB"
         as_of = cell(o.get("price_as_of") or f.as_of(None))
         gpus = cell(gpu_text(o, lang))
-        if compact:
-            rows.append([str(n), cell(where(o, lang, names)), gpus, memory, *costs, as_of])
+        if compact:  # the provider's name over its instance id: the narrow column wraps between them, never inside the id
+            place = f"{cell(provider_label(o, lang, names))}<br>{code_cell(o.get('instance'))}"
+            rows.append([str(n), place, gpus, memory, *costs, as_of])
         else:
             rows.append([
                 str(n), cell(provider_label(o, lang, names)), cell(o.get("instance")), gpus, cell(region_label(o.get("region"), lang)),
@@ -367,12 +389,27 @@ def options_table(answer: Answer, compact: bool = False, names: ProviderNames | 
     return "\n".join(lines)
 
 
-def recommendation_panel(answer: Answer | None, names: ProviderNames | None = None) -> str:
-    """The side panel's Markdown: the table plus why the top option won."""
+def ran_recommender(answer: Answer) -> bool:
+    """The turn asked the recommender (successfully or not): an empty panel then means "nothing fits"."""
+    return any(call.name == "recommend_config" for call in answer.tool_calls)
+
+
+def recommendation_panel(answer: Answer | None, names: ProviderNames | None = None, *, earlier: int | None = None,
+                         language: str = "en") -> str:
+    """The side panel's Markdown: the table plus why the top option won.
+
+    `earlier`: the panel shows the recommendation of that earlier question (numbered from 1) because
+    the latest answer had none; a first line says so, in `answer.language` (pass the earlier answer
+    re-labelled with the conversation's current language). `language`: of the empty panel's line
+    when there is no answer (a new page, a new conversation).
+    """
     if answer is None or not answer.options:
-        lang = answer.language if answer else "en"
-        return f"_{labels(lang)['no_options']}_"
+        lang = answer.language if answer else language
+        key = "none_fit" if answer is not None and ran_recommender(answer) else "no_options"
+        return f"_{labels(lang)[key]}_"
     parts = [options_table(answer, compact=True, names=names), _caption(answer)]
+    if earlier is not None:
+        parts.insert(0, f"_{cell(labels(answer.language)['earlier'].format(turn=earlier))}_")
     top = answer.recommendation or answer.options[0]
     reasons = [cell(r) for r in note_texts(top.get("reasons"), answer.language)][:4]
     warnings = [cell(w) for w in note_texts(top.get("warnings"), answer.language)][:3]
@@ -389,12 +426,12 @@ def _caption(answer: Answer) -> str:
     shown = answer.options[:PANEL_ROWS]
     f = formatter(lang)
     billing = f.list(sorted({f.term("billing", o.get("billing")) for o in shown}))
-    regions = " / ".join(dict.fromkeys(region_label(o.get("region"), lang) for o in shown))  # region names may contain commas
-    colon = lab["colon"]
-    text = f"{lab['billing']}{colon}{cell(billing)} · {lab['region']}{colon}{cell(regions)}"
+    regions = lab["list"].join(dict.fromkeys(region_label(o.get("region"), lang) for o in shown))
+    colon, sep = lab["colon"], lab["sep"]
+    text = f"{lab['billing']}{colon}{cell(billing)}{sep}{lab['region']}{colon}{cell(regions)}"
     more = len(answer.options) - len(shown)
     if more > 0:
-        text += " · " + lab["more"].format(n=more)
+        text += sep + lab["more"].format(n=more)
     return f"<sub>{text}</sub>"
 
 
