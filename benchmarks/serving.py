@@ -12,6 +12,7 @@ minus the weights, and a maximum-throughput batch is 256 sequences.
 
     python benchmarks/serving.py > benchmarks/serving.md      # the report
     python benchmarks/serving.py --calibrate                  # refit the efficiencies on the calibration split
+    python benchmarks/serving.py --calibrate-memory           # refit only the non-torch memory constants
 
 `--calibrate` never reads held-out cases; it prints the fitted constants to copy into tools/serving_profiles.py.
 """
@@ -34,9 +35,9 @@ from pydantic import Field
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tools import serving_perf, serving_profiles  # noqa: E402
+from tools import serving_profiles  # noqa: E402
 from tools.domain import Strict  # noqa: E402
-from tools.serving_profiles import KvPrecision  # noqa: E402
+from tools.serving_profiles import KvPrecision, SamplerWarmup, VllmEngine, vllm_rules  # noqa: E402
 from tools.catalog import Catalog  # noqa: E402
 from tools.domain import GIB  # noqa: E402
 from tools.kv_cache import bytes_per_token_per_layer  # noqa: E402
@@ -94,6 +95,10 @@ class EngineArgs(Strict):
     gpu_memory_utilization: float | None = None
     max_num_seqs: int | None = None
     max_batched_tokens: int | None = None
+    # vLLM only; None: read from the case's engine_version (tools.serving_profiles.vllm_rules), else the defaults
+    vllm_engine: VllmEngine | None = None
+    vllm_sampler: SamplerWarmup | None = None
+    chunked_prefill: bool | None = None
 
 
 class Measured(Strict):
@@ -209,12 +214,23 @@ def request_for(case: Case) -> ServingRequest:
     else:
         load = Load(kind=LoadKind(kind.value), value=case.load.value)
     a = case.engine_args
+    engine, sampler = vllm_case_rules(case)
     return ServingRequest(
         weights=case.weights, kv_precision=case.kv_precision, engine=case.engine, gpus=case.gpus, tp=case.tp,
         pp=case.pp, gpus_per_node=max(8, case.gpus), input_len=case.input_len, output_len=case.output_len,
         max_model_len=a.max_model_len, gpu_memory_utilization=a.gpu_memory_utilization, max_num_seqs=a.max_num_seqs,
-        max_batched_tokens=a.max_batched_tokens, load=load,
+        max_batched_tokens=a.max_batched_tokens, vllm_engine=engine, vllm_sampler=sampler,
+        chunked_prefill=a.chunked_prefill, load=load,
     )
+
+
+def vllm_case_rules(case: Case) -> tuple[VllmEngine, SamplerWarmup | None]:
+    """The vLLM engine generation and sampler warm-up a case ran: its engine_args, else its engine_version."""
+    a = case.engine_args
+    rules = vllm_rules(case.engine_version) if case.engine == Engine.vllm else None
+    engine = a.vllm_engine or (rules[0] if rules else VllmEngine.v1)
+    sampler = a.vllm_sampler or (rules[1] if rules else None)
+    return engine, sampler
 
 
 def predicted(est: ServingEstimate, metric: Metric) -> float:
@@ -363,9 +379,9 @@ def _fit(catalog: Catalog, engines: tuple[Engine, ...], names: tuple[str, ...], 
                 PROFILES[e] = dataclasses.replace(PROFILES[e], **{name: best})
 
 
-def calibrate(catalog: Catalog) -> None:
+def calibrate(catalog: Catalog, memory_only: bool = False) -> None:
     cal = [(f, c) for f, held, _s, c in load_cases() if not held]
-    # 1. memory: non-torch (TP 1, TP > 1) and the activation unit, on the KV start-up logs (median |log error|)
+    # 1. memory: non-torch (one GPU; NVLink and PCIe when a model spans GPUs) on the KV start-up logs
     kv_cases = [(f, c) for f, c in cal if any(m.metric.category == "kv" for m in c.measured)]
 
     def kv_loss() -> float:
@@ -379,19 +395,19 @@ def calibrate(catalog: Catalog) -> None:
         return statistics.median(errs)
 
     best = (math.inf, None)
-    for nt1 in [0.1, 0.2, 0.25, 0.3, 0.35, 0.5, 0.75, 1.0, 1.5]:
-        for ntp in [0.25, 0.5, 1.0, 1.5, 1.8, 2.0, 2.5, 3.0, 3.5]:
-            for act in [4.0, 6.0, 8.0, 10.0, 12.0, 14.0, 16.0]:
-                serving_profiles.NON_TORCH_GIB[1], serving_profiles.NON_TORCH_GIB["tp"] = nt1, ntp
-                serving_perf.ACTIVATION_BYTES_PER_TOKEN_UNIT = act
+    for nt1 in [0.1, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.75, 1.0, 1.5]:
+        for nvl in [0.5, 1.0, 1.5, 1.8, 2.0, 2.5, 3.0, 3.5]:
+            for pcie in [0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0]:
+                serving_profiles.NON_TORCH_GIB.update({1: nt1, "nvlink": nvl, "pcie": pcie})
                 loss = kv_loss()
                 if loss < best[0]:
-                    best = (loss, (nt1, ntp, act))
-    nt1, ntp, act = best[1]
-    serving_profiles.NON_TORCH_GIB[1], serving_profiles.NON_TORCH_GIB["tp"] = nt1, ntp
-    serving_perf.ACTIVATION_BYTES_PER_TOKEN_UNIT = act
-    print(f"memory: NON_TORCH_GIB = {{1: {nt1}, 'tp': {ntp}}}, ACTIVATION_BYTES_PER_TOKEN_UNIT = {act} "
-          f"(median |log error| {best[0]:.3f} on {len(kv_cases)} start-up logs)")
+                    best = (loss, (nt1, nvl, pcie))
+    nt1, nvl, pcie = best[1]
+    serving_profiles.NON_TORCH_GIB.update({1: nt1, "nvlink": nvl, "pcie": pcie})
+    print(f"memory: NON_TORCH_GIB = {{1: {nt1}, 'nvlink': {nvl}, 'pcie': {pcie}}} (median |log error| {best[0]:.3f} "
+          f"on {len(kv_cases)} start-up logs; the activation peak is computed from the model's shape)")
+    if memory_only:
+        return
     perf = [(f, c) for f, c in cal if any(m.metric.category != "kv" for m in c.measured)]
     graph = [(f, c) for f, c in perf if c.engine in GRAPH_ENGINES]
     # decode-step constants only from low-concurrency runs, where decode is memory-bound (maximum-throughput runs
@@ -551,9 +567,12 @@ def constants() -> list[str]:
     factors = ", ".join(f"{f.value} {v:g}{'' if f in serving_profiles.FORMAT_FACTOR_CALIBRATED else ' (prior)'}"
                         for f, v in serving_profiles.FORMAT_BANDWIDTH_FACTOR.items() if f.quantised)
     out += ["", f"Format bandwidth factors (× the 16-bit kernels' efficiency): {factors}.",
-            f"Memory: non-torch {serving_profiles.NON_TORCH_GIB[1]} GiB (TP 1) / {serving_profiles.NON_TORCH_GIB['tp']} "
-            f"GiB (TP > 1), activation peak {serving_profiles.ACTIVATION_BYTES_PER_TOKEN_UNIT:g} bytes × (hidden + "
-            f"intermediate / TP) per batched token + fp32 logits of max_num_seqs sequences, visible memory "
+            f"Memory: non-torch {serving_profiles.NON_TORCH_GIB[1]} GiB (one GPU) / "
+            f"{serving_profiles.NON_TORCH_GIB['nvlink']} GiB (NVLink) / {serving_profiles.NON_TORCH_GIB['pcie']} GiB "
+            f"(PCIe) per GPU when the model spans GPUs, fitted; vLLM's profile-run peak computed from the model's "
+            f"shape: the larger of one forward pass over the step's tokens and the sampler warm-up "
+            f"({serving_profiles.SAMPLER_BYTES_PER_LOGIT[SamplerWarmup.sort]:g} B per logit with a sort, "
+            f"{serving_profiles.SAMPLER_BYTES_PER_LOGIT[SamplerWarmup.fused]:g} B fused); visible memory "
             f"{serving_profiles.TORCH_VISIBLE_FRACTION} × the catalog's nvidia-smi figure."]
     return out
 
@@ -614,10 +633,11 @@ def report(catalog: Catalog) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calibrate", action="store_true", help="refit the constants on the calibration split")
+    parser.add_argument("--calibrate-memory", action="store_true", help="refit only the non-torch memory constants")
     args = parser.parse_args(argv)
     catalog = load_catalog()
-    if args.calibrate:
-        calibrate(catalog)
+    if args.calibrate or args.calibrate_memory:
+        calibrate(catalog, memory_only=args.calibrate_memory)
         return 0
     sys.stdout.write(report(catalog))
     return 0

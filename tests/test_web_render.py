@@ -309,7 +309,7 @@ def test_panel_renders_the_top_options_notes_in_the_answers_language():
     en = render.recommendation_panel(answer())
     assert "- mainland China region (cn-beijing)" in en and "- ⚠ no BF16 on A10" in en
     zh = render.recommendation_panel(answer(language="zh"))
-    assert "- 中国大陆地域（cn-beijing）" in zh and "- ⚠ A10 不支持 BF16" in zh
+    assert "- 中国大陆地域（`cn-beijing`）" in zh and "- ⚠ A10 不支持 BF16" in zh
     assert "每卡需要 18.4 GiB" in zh and "needs" not in zh
     assert "计费：按量付费" in zh  # billing in words, not the enum value
 

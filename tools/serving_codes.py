@@ -24,7 +24,8 @@ class ServingCode(NoteCode):
     engine_profile = "serving.engine_profile"  # engine, bandwidth_share, step_overhead_ms, prefill_mfu, decode_mfu, cases
     engine_uncalibrated = "serving.engine_uncalibrated"  # engine
     format_uncalibrated = "serving.format_uncalibrated"  # weights, kernel_share
-    memory_vllm = "serving.memory_vllm"  # memory_fraction, visible_gib, non_torch_gib, activation_gib, batched_tokens
+    memory_vllm = "serving.memory_vllm"  # memory_fraction, visible_gib, non_torch_gib, activation_gib, batched_tokens,
+    # vllm_engine, chunked_prefill, sampler, warmup_sequences
     memory_sglang = "serving.memory_sglang"  # memory_fraction, visible_gib, non_torch_gib
     memory_trtllm = "serving.memory_trtllm"  # memory_fraction, visible_gib, activation_gib
     memory_context = "serving.memory_context"  # engine, buffer_gib

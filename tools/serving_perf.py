@@ -41,7 +41,7 @@ from tools.kv_cache import kv_cache
 from tools.notes import Note
 from tools.serving_codes import CaveatCode, ServingCode
 from tools.serving_profiles import (
-    ACTIVATION_BYTES_PER_TOKEN_UNIT,
+    ACTIVATION_BYTES,
     ALLREDUCE_LATENCY_US,
     BITS_PER_WEIGHT,
     FORMAT_BANDWIDTH_FACTOR,
@@ -50,17 +50,25 @@ from tools.serving_profiles import (
     PCIE_GBPS,
     PIPELINE_HOP_MS,
     PROFILES,
+    SAMPLER_BYTES_PER_LOGIT,
     SGLANG_CHUNK,
     SGLANG_MAX_RUNNING,
     SGLANG_MEM_FRACTION,
     TORCH_VISIBLE_FRACTION,
     TRTLLM_MAX_BATCH,
+    TRTLLM_LOGIT_BYTES,
     TRTLLM_MAX_TOKENS,
+    V0_CHUNKED_ABOVE_TOKENS,
+    V0_CHUNKED_BUDGET,
+    V0_MAX_SEQS,
+    V0_MIN_BATCHED_TOKENS,
     VLLM_BATCHED_TOKENS,
     VLLM_BIG_GPU_GIB,
     VLLM_MAX_SEQS,
     EngineProfile,
     MemoryRule,
+    SamplerWarmup,
+    VllmEngine,
     WeightFormat,
     compute_precision,
     kv_dtype,
@@ -79,7 +87,6 @@ from tools.serving_types import (
 )
 from tools.vram_shape import shape_of, split_params
 
-FP32_BYTES = 4  # the sampler's logits are fp32
 BLOCK_TOKENS = 16  # vLLM's default KV block size
 
 
@@ -179,34 +186,95 @@ def _big_gpu(gpu: GPU) -> bool:
     return gpu.usable_memory_gib >= VLLM_BIG_GPU_GIB and "a100" not in gpu.key.lower() and "a800" not in gpu.key.lower()
 
 
+def forward_peak_bytes(model: ModelSpec, tokens: int, tp: int = 1) -> float:
+    """Activation peak of one forward pass over `tokens` tokens on one GPU, in bytes (weights and KV cache apart).
+
+    Two hidden-size tensors live through every layer: the residual stream and the layer's input. On top of them
+    the largest transient is the attention block's or the MLP's (vLLM's layers, ACTIVATION_BYTES per value):
+
+    * attention: the fused QKV projection, q/tp + 2·kv/tp (every rank keeps at least one KV head), the attention
+      output q/tp and o_proj's output h;
+    * dense MLP: gate_up 2I/tp (I/tp without a gate), the activation I/tp, down_proj's output h;
+    * MoE: the fused-MoE caches of the k experts a token visits, k · 3I/tp, and their k down outputs k · h, plus
+      the sum h.
+
+    Llama-3.1-8B (h 4,096, I 14,336): the MLP, 3 × 4,096 + 3 × 14,336 = 55,296 values = 110,592 B per token.
+    """
+    s = shape_of(model)
+    h = s.hidden
+    q = s.heads * s.head_dim / tp
+    kv = math.ceil(s.kv_heads / tp) * s.head_dim
+    attention = 2 * h + (q + 2 * kv) + q + h
+    widths = (3 if s.gated_mlp else 2) * s.intermediate / tp
+    if s.experts > 1:
+        mlp = 2 * h + s.active_experts * (widths + h) + h
+    else:
+        mlp = 2 * h + widths + h
+    return float(tokens) * max(attention, mlp) * ACTIVATION_BYTES
+
+
+def sampler_peak_bytes(model: ModelSpec, tokens: int, sequences: int, sampler: SamplerWarmup) -> float:
+    """vLLM's sampler warm-up after the forward pass: `sequences` rows over the vocabulary (SAMPLER_BYTES_PER_LOGIT
+    each), beside the forward pass's hidden states of all `tokens` tokens, in bytes."""
+    s = shape_of(model)
+    return float(sequences) * s.vocab * SAMPLER_BYTES_PER_LOGIT[sampler] + float(tokens) * s.hidden * ACTIVATION_BYTES
+
+
+def vllm_profile_batch(req: ServingRequest, context: int, big: bool) -> tuple[int, int, bool]:
+    """(tokens, max_num_seqs, chunked prefill) of vLLM's scheduler, which its profile run uses.
+
+    V0 without chunked prefill runs max(max_model_len, 2048) tokens; V0 chunks by itself above a 32K context (a
+    2048-token budget). V1 always chunks, at its step budget (8192 on ≥ 70 GiB GPUs that are not A100s, else 2048);
+    with chunked prefill off it too needs the whole context in one step.
+    """
+    size = "big" if big else "other"
+    if req.vllm_engine == VllmEngine.v0:
+        chunked = req.chunked_prefill if req.chunked_prefill is not None else context > V0_CHUNKED_ABOVE_TOKENS
+        default = V0_CHUNKED_BUDGET if chunked else max(context, V0_MIN_BATCHED_TOKENS)
+        seqs = req.max_num_seqs or V0_MAX_SEQS
+    else:
+        chunked = req.chunked_prefill is not False
+        default = VLLM_BATCHED_TOKENS[size] if chunked else max(context, VLLM_BATCHED_TOKENS[size])
+        seqs = req.max_num_seqs or VLLM_MAX_SEQS[size]
+    return req.max_batched_tokens or default, seqs, chunked
+
+
 def _size_memory(p: Plan) -> None:
     """The KV pool per GPU by the engine's own rule (see tools/serving_profiles.py for the sources)."""
     req, gpu, prof = p.req, p.gpu, p.profile
     tp_world = p.layout.tp * p.layout.pp
     weights_gib = p.weights_gpu / GIB
-    non_torch = NON_TORCH_GIB[1] if tp_world == 1 else NON_TORCH_GIB["tp"]
+    non_torch = NON_TORCH_GIB[1] if tp_world == 1 else NON_TORCH_GIB[_link(gpu)[0]]  # + NCCL buffers by link
     big = _big_gpu(gpu)
+    activation = 0.0
+    profile: dict[str, object] = {}  # what vLLM's profile run assumed, for the memory note
     if req.engine.value == "vllm":
-        batched = req.max_batched_tokens or VLLM_BATCHED_TOKENS["big" if big else "other"]
-        seqs = req.max_num_seqs or VLLM_MAX_SEQS["big" if big else "other"]
+        batched, seqs, chunked = vllm_profile_batch(req, p.context_len, big)
+        sampler = req.vllm_sampler or (SamplerWarmup.sort if req.vllm_engine == VllmEngine.v0 else SamplerWarmup.fused)
+        warmup = min(seqs, batched)  # one sampled token per dummy sequence
+        forward = forward_peak_bytes(p.model, batched, p.layout.tp)
+        sampled = sampler_peak_bytes(p.model, batched, warmup, sampler)
+        activation = max(forward, sampled) / GIB  # the warm-up runs after the forward pass: the larger peak counts
+        profile = dict(vllm_engine=req.vllm_engine.value, chunked_prefill=chunked, sampler=sampler.value,
+                       warmup_sequences=warmup)
     elif req.engine.value == "sglang":
         batched = req.max_batched_tokens or SGLANG_CHUNK["big" if gpu.memory_gb >= 25 else "small"]
         seqs = req.max_num_seqs or SGLANG_MAX_RUNNING
     elif req.engine.value == "trtllm":
         batched = req.max_batched_tokens or TRTLLM_MAX_TOKENS
         seqs = req.max_num_seqs or TRTLLM_MAX_BATCH
+        activation = (forward_peak_bytes(p.model, batched, p.layout.tp)
+                      + seqs * p.vocab * TRTLLM_LOGIT_BYTES) / GIB
     else:  # llama.cpp / transformers: one prompt batch of 512 (llama.cpp -ub), few parallel slots
         batched = req.max_batched_tokens or 512
         seqs = req.max_num_seqs or 256
-    activation = (batched * ACTIVATION_BYTES_PER_TOKEN_UNIT * (p.hidden + p.intermediate / p.layout.tp)
-                  + seqs * p.vocab * FP32_BYTES) / GIB
     rule = prof.memory_rule
     if rule == MemoryRule.fraction_of_total:
         fraction = req.gpu_memory_utilization or prof.default_memory_fraction
         usable = p.visible_gib * fraction
         pool = usable - weights_gib - non_torch - activation
         note = Note.of(ServingCode.memory_vllm, memory_fraction=fraction, visible_gib=round(p.visible_gib, 2),
-                       non_torch_gib=non_torch, activation_gib=round(activation, 2), batched_tokens=batched)
+                       non_torch_gib=non_torch, activation_gib=round(activation, 2), batched_tokens=batched, **profile)
     elif rule == MemoryRule.static_fraction:
         fraction = req.gpu_memory_utilization or next(f for n, f in SGLANG_MEM_FRACTION if tp_world >= n)
         usable = p.visible_gib * fraction
@@ -462,7 +530,7 @@ def cost_per_million(price_per_hour: float | None, output_tok_s: float) -> float
 
 
 __all__ = [
-    "Operating", "Plan", "closed_loop", "cost_per_million", "expert_fraction", "make_plan", "max_batch",
-    "max_sequences", "open_loop", "pool_tokens", "prefill_ms", "static_batch", "step_time", "touched_fraction",
-    "weight_bytes",
+    "Operating", "Plan", "closed_loop", "cost_per_million", "expert_fraction", "forward_peak_bytes", "make_plan",
+    "max_batch", "max_sequences", "open_loop", "pool_tokens", "prefill_ms", "sampler_peak_bytes", "static_batch",
+    "step_time", "touched_fraction", "vllm_profile_batch", "weight_bytes",
 ]

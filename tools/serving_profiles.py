@@ -17,6 +17,7 @@ Pure data, no I/O.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -166,12 +167,80 @@ SGLANG_MAX_RUNNING = 4096  # assumed cap on running requests; SGLang admits unti
 TRTLLM_MAX_BATCH = 2048
 TRTLLM_MAX_TOKENS = 8192
 
-# Memory outside the KV pool, per GPU. Fitted on the calibration logs (vLLM PR #10511, issues #10517, #13061,
-# #21348): CUDA context and cuBLAS workspaces (non-torch) and the profile run's activation peak.
-NON_TORCH_GIB = {1: 0.25, "tp": 2.0}  # TP > 1 adds NCCL buffers
-# Activation peak of the profile run: bytes per batched token × (hidden + intermediate / tp), plus the sampler's
-# fp32 logits for max_num_seqs sequences (vLLM profile_run / _dummy_sampler_run).
-ACTIVATION_BYTES_PER_TOKEN_UNIT = 6.0
+# Memory outside the KV pool, per GPU: CUDA context and cuBLAS workspaces (non-torch), fitted on the calibration
+# logs (vLLM PR #10511, issues #10517, #13061, #21348) by `benchmarks/serving.py --calibrate-memory`. More than one
+# GPU adds NCCL's buffers: large over NVLink (NVLink/NVLS channels, vLLM's custom all-reduce buffers), small over
+# PCIe, where GPUs without peer-to-peer access get neither (vLLM disables its custom all-reduce there).
+NON_TORCH_GIB = {1: 0.4, "nvlink": 2.5, "pcie": 0.75}
+
+# ---------------------------------------------------------------- vLLM's profile run (the activation peak)
+#
+# vLLM sizes the pool as gpu_memory_utilization × total − weights − non-torch − the torch peak of one profiling
+# forward pass plus a sampler warm-up (V0: vllm/worker/worker.py determine_num_available_blocks and
+# vllm/worker/model_runner.py profile_run; V1: vllm/v1/worker/gpu_worker.py determine_available_memory and
+# vllm/v1/worker/gpu_model_runner.py profile_run / _dummy_sampler_run). CUDA graphs are captured afterwards.
+#
+# * The forward pass runs max_num_batched_tokens dummy tokens. V0 without chunked prefill: max(max_model_len, 2048)
+#   (vllm/config.py SchedulerConfig), so a longer context shrinks the pool; V0 turns chunked prefill on by itself
+#   above a 32K context, with a 2048-token budget (512 before 0.7). V1 always chunks: the step budget
+#   (VLLM_BATCHED_TOKENS). Its peak is read off the model shape in tools/serving_perf.py `forward_peak_bytes`.
+# * The sampler warm-up draws one token for min(max_num_seqs, tokens) dummy sequences with top-k = vocab − 1 and
+#   top-p < 1 over the whole vocabulary, after the forward pass (the two peaks do not add up). V1 samples on every
+#   rank; V0 on the first only, and its pool is the smallest rank's: the same figure either way.
+
+
+class VllmEngine(str, Enum):
+    """The vLLM engine generation that sizes the pool: its profile run differs."""
+
+    v1 = "v1"  # the V1 engine: the default from vLLM 0.8, the only one from 0.11
+    v0 = "v0"  # the V0 engine: vLLM ≤ 0.7 (and VLLM_USE_V1=0 up to 0.10)
+
+
+class SamplerWarmup(str, Enum):
+    """How the profile run's sampler warm-up applies top-k / top-p over the vocabulary."""
+
+    sort = "sort"  # PyTorch: sort every row (vLLM V0, and V1 until the Triton top-k/top-p kernels)
+    fused = "fused"  # a top-k/top-p kernel without a sort (Triton or FlashInfer; current vLLM V1)
+
+
+ACTIVATION_BYTES = 2  # the activations between the matmuls are bf16/fp16 (FP8/INT8 formats quantise only GEMM inputs)
+V0_MIN_BATCHED_TOKENS = 2048  # V0 without chunked prefill: max(max_model_len, 2048)
+V0_CHUNKED_ABOVE_TOKENS = 32768  # V0 enables chunked prefill by default above this max_model_len (engine/arg_utils.py)
+V0_CHUNKED_BUDGET = 2048  # V0's chunked-prefill step budget (SchedulerConfig, vLLM 0.7; 0.6.x: 512)
+V0_MAX_SEQS = 256  # V0's max_num_seqs on every GPU
+# Bytes the sampler warm-up holds per logit (sequences × vocabulary) at its peak:
+# * sort: bf16 logits 2 + their fp32 copy 4 + the sorted values 4 and int64 indices 8 + the sort's scratch, the
+#   top-k/top-p masks and the softmax/cumsum rows of the PyTorch path. 39: vLLM PR #10511's log shows a 1.26 GiB
+#   activation peak for Llama-3-8B at TP 1 and TP 2 alike (the forward pass halves under TP 2, the sampler does
+#   not): (1.26 − 8,192 × 4,096 × 2 B of hidden states) / (256 × 128,256 logits) = 39 B; vLLM PR #32558 measures
+#   the PyTorch top-k/top-p at 1.25 GB for 256 × 131,072 logits (37 B).
+# * fused: bf16 logits 2 + fp32 logits 4 + the probabilities 4 + the exponential noise of the draw 4
+#   (vllm/v1/sample/sampler.py random_sample); the Triton kernel (vLLM PR #33538) filters in place.
+SAMPLER_BYTES_PER_LOGIT = {SamplerWarmup.sort: 39.0, SamplerWarmup.fused: 14.0}
+# vLLM releases whose V1 sampler warm-up still sorted: the Triton top-k/top-p kernels (PR #33538, merged 2026-02)
+# replaced the PyTorch sort from about 0.16; FlashInfer's sampler was off by default before it (PR #32558).
+V1_SORT_BEFORE = (0, 16)
+TRTLLM_LOGIT_BYTES = 4  # TensorRT-LLM: the fp32 logits of max_batch_size sequences beside the forward pass
+
+
+def vllm_rules(version: str) -> tuple[VllmEngine, SamplerWarmup] | None:
+    """The engine generation and sampler warm-up of a vLLM release written as "0.6.4", "v0.11.0", "0.9.x (V1 engine)".
+
+    None when the text names no 0.x release. "V0"/"V1 engine" in the text overrides the release's default engine.
+    """
+    m = re.search(r"\b[vV]?0\.(\d+)", version)
+    if not m:
+        return None
+    minor = int(m.group(1))
+    engine = VllmEngine.v0 if minor <= 7 else VllmEngine.v1
+    if re.search(r"\bV0\b", version):
+        engine = VllmEngine.v0
+    elif re.search(r"\bV1\b", version):
+        engine = VllmEngine.v1
+    sort = engine == VllmEngine.v0 or (0, minor) < V1_SORT_BEFORE
+    return engine, SamplerWarmup.sort if sort else SamplerWarmup.fused
+
+
 LLAMACPP_COMPUTE_BUFFER_GIB = 0.5  # llama.cpp CUDA compute buffer at the default batch (-b 2048, -ub 512)
 
 # ---------------------------------------------------------------- interconnect

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from tools.domain import Currency, Strict
 from tools.notes import Note
-from tools.serving_profiles import Engine, KvPrecision, WeightFormat
+from tools.serving_profiles import Engine, KvPrecision, SamplerWarmup, VllmEngine, WeightFormat
 
 DEFAULT_INPUT_LEN = 1024  # tokens in the prompt when not given
 DEFAULT_OUTPUT_LEN = 256  # tokens generated when not given
@@ -70,6 +70,11 @@ class ServingRequest(Strict):
     min_tokens_per_user: float | None = Field(default=None, gt=0, description="target tok/s each user sees")
     max_num_seqs: int | None = Field(default=None, gt=0, description="engine override: most sequences per step")
     max_batched_tokens: int | None = Field(default=None, gt=0, description="engine override: tokens per step")
+    vllm_engine: VllmEngine = Field(default=VllmEngine.v1, description="vLLM engine generation (v0: vLLM ≤ 0.7)")
+    chunked_prefill: bool | None = Field(default=None, description="vLLM: None = the engine's default (V1 on; V0 on "
+                                                                   "above a 32K context)")
+    vllm_sampler: SamplerWarmup | None = Field(default=None, description="vLLM profile run's top-k/top-p warm-up "
+                                                                         "(default: sort on V0, fused on V1)")
     price_per_hour: float | None = Field(default=None, ge=0, description="the whole deployment, in `currency`")
     currency: Currency | None = None
 

@@ -123,7 +123,7 @@ def _rec_lead(p: dict, f: Formatter) -> str:
     where = f"{p.get('provider_zh') or p.get('provider')}" if f.zh else str(p.get("provider_name") or p.get("provider"))
     gpus = f"{f.g(p.get('total_gpus') or p.get('gpu_count') or 1)}× {p.get('gpu')}"
     if f.zh:
-        return (f"**推荐：租 {gpus}** —— {where} `{p.get('instance')}`（{p.get('region')}），{_cost_phrase(p, f)}"
+        return (f"**推荐：租 {gpus}** —— {where} `{p.get('instance')}`（{f.region(p.get('region'))}），{_cost_phrase(p, f)}"
                 f"（{_billing(p, f)}）。每卡需要 {f.gib(p.get('needed_gib'))}，可用 {f.gib(p.get('usable_gib'))}"
                 f"（余量 {f.gib(p.get('headroom_gib'))}）。")
     return (f"**Rent {gpus}** — {where} `{p.get('instance')}` ({p.get('region')}), {_cost_phrase(p, f)} "
@@ -135,7 +135,7 @@ def _rec_unpriced(p: dict, f: Formatter) -> str:
     gpus = f"{f.g(p.get('total_gpus') or p.get('gpu_count') or 1)}× {p.get('gpu')}"
     where = p.get("provider_zh") if f.zh and p.get("provider_zh") else p.get("provider_name") or p.get("provider")
     if f.zh:
-        return (f"**{gpus} 放得下** —— {where} `{p.get('instance')}`（{p.get('region')}），每卡需要 {f.gib(p.get('needed_gib'))}，"
+        return (f"**{gpus} 放得下** —— {where} `{p.get('instance')}`（{f.region(p.get('region'))}），每卡需要 {f.gib(p.get('needed_gib'))}，"
                 f"可用 {f.gib(p.get('usable_gib'))}；但目录里没有它的价格，请到控制台查询。")
     return (f"**{gpus} fits** — {where} `{p.get('instance')}` ({p.get('region')}), {f.gib(p.get('needed_gib'))} per GPU of "
             f"{f.gib(p.get('usable_gib'))} usable; its price is not in our catalog: check the provider's console.")
@@ -379,7 +379,7 @@ MESSAGES: dict = {
     "cost.lead": (
         lambda p, f: f"**{p.get('provider')} `{p.get('instance')}`** ({f.g(p.get('gpu_count'))}× {p.get('gpu')}, {p.get('region')}) costs about "
         f"**{f.money(p.get('total'), p.get('currency'))}** for {f.hours(p.get('hours'))} {_billing(p, f)}.",
-        lambda p, f: f"**{p.get('provider')} `{p.get('instance')}`**（{f.g(p.get('gpu_count'))}× {p.get('gpu')}，{p.get('region')}）"
+        lambda p, f: f"**{p.get('provider')} `{p.get('instance')}`**（{f.g(p.get('gpu_count'))}× {p.get('gpu')}，{f.region(p.get('region'))}）"
         f"{_billing(p, f)}用 {f.hours(p.get('hours'))} 约 **{f.money(p.get('total'), p.get('currency'))}**。",
     ),
     "cost.unknown": (
@@ -424,7 +424,7 @@ MESSAGES: dict = {
     "spec.instance": (
         lambda p, f: f"**{p.get('provider')} `{p.get('instance')}`** ({p.get('region')}): {f.g(p.get('gpu_count'))}× {p.get('gpu')}, "
         f"{p.get('vcpus') or '?'} vCPU, {f.gib(p['ram_gib']) if p.get('ram_gib') else '? GiB'} RAM; {p.get('link')} — {p.get('prices') or ('no price in the catalog')}.",
-        lambda p, f: f"**{p.get('provider')} `{p.get('instance')}`**（{p.get('region')}）：{f.g(p.get('gpu_count'))}× {p.get('gpu')}，"
+        lambda p, f: f"**{p.get('provider')} `{p.get('instance')}`**（{f.region(p.get('region'))}）：{f.g(p.get('gpu_count'))}× {p.get('gpu')}，"
         f"{p.get('vcpus') or '?'} vCPU，内存 {f.gib(p['ram_gib']) if p.get('ram_gib') else '? GiB'}；{p.get('link')} —— {p.get('prices') or '目录中无价格'}。",
     ),
     "spec.price": (lambda p, f: f"{_billing(p, f)} {f.money(p.get('amount'), p.get('currency'), p.get('per'))}",

@@ -137,6 +137,18 @@ class Formatter:
             return str(raw)
         return fill(pair[1] if self.zh else pair[0], {}, self.lang)
 
+    def region(self, value: Any) -> str:
+        """A catalog region: in Chinese our placeholders in words (cn-mainland → 中国大陆, beijing-a → 北京 A 区)
+        and a cloud's own code as code (`cn-beijing`); in English the id as the consoles write it."""
+        if value is None:
+            return "未知" if self.zh else "unknown"
+        if not self.zh:
+            return str(value)
+        from tools.messages.catalog import term_pair  # lazy: the catalog imports this module
+
+        pair = term_pair("region_id", str(value))
+        return pair[1] if pair is not None else f"`{value}`"
+
     def terms(self, kind: str, values: Any) -> str:
         return self.list([self.term(kind, v) for v in (values or [])])
 

@@ -640,7 +640,8 @@ MESSAGES: dict = {
                             "竞价实例 {price_per_hour:money_h} 更便宜，但可能被回收"),
     "option.unpriced": ("fits; price unknown — check the console", "放得下；价格未知，请到控制台查询"),
     "option.time": (_time(False), _time(True)),
-    "option.mainland": ("mainland China region ({region})", "中国大陆地域（{region}）"),
+    "option.mainland": ("mainland China region ({region})",
+                        lambda p, f: "中国大陆地域" + ("" if p.get("region") in (None, "cn-mainland") else f"（{f.region(p.get('region'))}）")),
     "option.within_budget": (_within(False), _within(True)),
     # warnings
     "warn.no_bf16": ("no BF16 on {gpu}: training runs in fp16 mixed precision", "{gpu} 不支持 BF16：训练将使用 fp16 混合精度"),

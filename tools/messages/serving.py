@@ -36,6 +36,25 @@ def _source_zh(p: dict[str, Any]) -> str:
     return SOURCE_ZH.get(source, source)
 
 
+def _memory_vllm(p: dict[str, Any], f: Formatter) -> str:
+    engine = str(p.get("vllm_engine") or "v1").upper()
+    tokens, seqs = f.int(p["batched_tokens"]), p.get("warmup_sequences")
+    sort = p.get("sampler") == "sort"
+    if f.zh:
+        step = f"{tokens} token 的一步" + ("（分块预填充）" if p.get("chunked_prefill") else "（整段上下文，不分块）")
+        warm = "" if seqs is None else f"与 {f.int(seqs)} 条序列的采样预热" + ("（对整个词表排序）" if sort else "")
+        return (f"KV 池（vLLM {engine} 规则）：可见显存 {f.gib(p['visible_gib'])} × `gpu_memory_utilization` "
+                f"{p['memory_fraction']} − 权重 − {f.gib(p['non_torch_gib'])} CUDA/NCCL − 启动时显存剖析的峰值 "
+                f"{f.gib(p['activation_gib'])}：{step}的一次前向{warm}，取较大者")
+    step = f"one forward pass over a {tokens}-token step" + (
+        " (chunked prefill)" if p.get("chunked_prefill") else " (the whole context, unchunked)")
+    warm = "" if seqs is None else f" and a sampler warm-up over {f.int(seqs)} sequences" + (
+        " (full-vocabulary sort)" if sort else "")
+    return (f"KV pool (vLLM {engine} rule): {f.gib(p['visible_gib'])} visible × gpu_memory_utilization "
+            f"{p['memory_fraction']} − weights − {f.gib(p['non_torch_gib'])} CUDA/NCCL − {f.gib(p['activation_gib'])} "
+            f"profile-run peak: the larger of {step}{warm}")
+
+
 def _engine(p: dict[str, Any]) -> str:
     return ENGINE.get(str(p.get("engine")), str(p.get("engine")))
 
@@ -156,11 +175,7 @@ MESSAGES: dict = {
                                     lambda p, f: f"{_engine(p)}：校准集中没有该引擎的公开实测，效率参数是先验值，未经拟合"),
     "serving.format_uncalibrated": ("{weights} kernels: assumed {kernel_share:pct} of the 16-bit kernels' bandwidth (no "
                                     "measurement to fit it)", "{weights} 内核：假定带宽效率为 16 位内核的 {kernel_share:pct}（无实测可拟合）"),
-    "serving.memory_vllm": ("KV pool (vLLM rule): {visible_gib:gib} visible × gpu_memory_utilization {memory_fraction} − "
-                            "weights − {non_torch_gib:gib} CUDA/NCCL − {activation_gib:gib} activation peak of a "
-                            "{batched_tokens:int}-token step",
-                            "KV 池（vLLM 规则）：可见显存 {visible_gib:gib} × `gpu_memory_utilization` {memory_fraction} − 权重 − "
-                            "{non_torch_gib:gib} CUDA/NCCL − {batched_tokens:int} token 一步的激活峰值 {activation_gib:gib}"),
+    "serving.memory_vllm": (_memory_vllm, _memory_vllm),
     "serving.memory_sglang": ("KV pool (SGLang rule): {visible_gib:gib} visible × mem_fraction_static {memory_fraction} − "
                               "weights − {non_torch_gib:gib} CUDA/NCCL",
                               "KV 池（SGLang 规则）：可见显存 {visible_gib:gib} × `mem_fraction_static` {memory_fraction} − 权重 − "
