@@ -212,3 +212,18 @@ def test_the_screenshot_conversation_keeps_its_recommendation_in_the_panel(tmp_p
     assert third.startswith("_↩ 第 2 问的推荐（这一轮的回答没有新的推荐）_")
     assert third.split("\n", 2)[2] == second  # the same table as turn 2, under the label
     assert "恒源云<br>`rtx-3090-1x`" in third and "<svg" in charts and "每月费用" in charts
+
+
+def test_the_handlers_own_words_exist_in_both_languages_and_follow_the_session():
+    from types import SimpleNamespace
+
+    from ui.web.handlers import SAY, say_lang
+
+    assert SAY["en"].keys() == SAY["zh"].keys()
+    assert not any(re.search(r"[A-Za-z]{3,}", v) for v in SAY["zh"].values())  # no English left in Chinese
+    fresh = SimpleNamespace(prefs=SimpleNamespace(language="auto"), last_answer=None)
+    assert say_lang(fresh) == "en" and say_lang(fresh, "帮我推荐一张卡") == "zh"
+    after_zh = SimpleNamespace(prefs=SimpleNamespace(language="auto"), last_answer=SimpleNamespace(language="zh"))
+    assert say_lang(after_zh, "ok thanks") == "zh"  # the conversation's language, not one short reply's
+    forced = SimpleNamespace(prefs=SimpleNamespace(language="en"), last_answer=SimpleNamespace(language="zh"))
+    assert say_lang(forced) == "en"  # the setting wins

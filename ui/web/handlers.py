@@ -39,6 +39,37 @@ ERROR_TEXT = {
     "zh": "抱歉，回答时出错了（{kind}）。服务仍在运行：请重试，或换个说法再问。",
 }
 SETTINGS_NOTE = "Applies to this conversation from the next question: {text}."
+
+# What the handlers say themselves (toasts, the pending step, the comment box), per language
+SAY = {
+    "en": {
+        "working": "⏳ Working…", "no_export": "Ask a question first: there is nothing to export yet.",
+        "no_comment": "Write a comment first.", "comment_saved": "Thanks — your comment was saved.",
+        "up": "Thanks for the 👍 — saved.", "down": "Thanks for the 👎 — saved. A comment (Feedback, right) helps us fix it.",
+        "removed": "Feedback removed.",
+    },
+    "zh": {
+        "working": "⏳ 正在计算…", "no_export": "先问一个问题：现在还没有可导出的推荐。",
+        "no_comment": "请先写下意见。", "comment_saved": "谢谢，意见已保存。",
+        "up": "谢谢你的 👍，已保存。", "down": "谢谢你的 👎，已保存。在右侧“反馈”里写几句意见能帮我们改进。",
+        "removed": "已撤销评价。",
+    },
+}
+
+
+def say_lang(session: "Session", text: str = "") -> str:
+    """The language the page speaks to this session: the set one, else the last answer's, else the text's."""
+    prefs = getattr(session, "prefs", None)
+    chosen = getattr(prefs, "language", None)
+    if chosen in ("en", "zh"):
+        return chosen
+    if session.last_answer is not None and session.last_answer.language in ("en", "zh"):
+        return session.last_answer.language
+    if text:
+        from assistant.understand.language import language_of
+
+        return "zh" if language_of(text) == "zh" else "en"
+    return "en"
 # the page still shows a conversation the server forgot (idle longer than the TTL, or the tab reconnected)
 FRESH_START = {
     "en": "_This conversation was idle for a while, so I started a fresh one: repeat any detail from earlier that matters._",
@@ -162,7 +193,7 @@ class WebApp:
         session = self.session(session, request)
         _, clause = session.prepare(text)
         user = {"role": "user", "content": text + (f"\n\n*{clause.strip()}*" if clause else "")}
-        pending = {"role": "assistant", "content": "", "metadata": {"title": "⏳ Working…", "status": "pending"}}
+        pending = {"role": "assistant", "content": "", "metadata": {"title": SAY[say_lang(session, text)]["working"], "status": "pending"}}
         yield history + [user, pending], "", session, gr.skip(), gr.skip()
 
         holder: dict[str, Any] = {}
@@ -263,7 +294,7 @@ class WebApp:
         """The last recommendation as a Markdown file (None before the first answer)."""
         session = self.session(session, request)
         if session.last_answer is None:
-            gr.Warning("Ask a question first: there is nothing to export yet.")
+            gr.Warning(SAY[say_lang(session)]["no_export"])
             return None, session
         path = write_export(session.last_answer, session.last_question or "", self.export_dir / session.id)
         return str(path), session
@@ -273,7 +304,7 @@ class WebApp:
         session = self.session(session, request)
         text = (comment or "").strip()
         if not text:
-            return "Write a comment first.", comment, session
+            return SAY[say_lang(session)]["no_comment"], comment, session
         answer = session.last_answer
         self.feedback.append(
             FeedbackRecord(
@@ -286,7 +317,7 @@ class WebApp:
                 recommendation=top_option_ref(answer.recommendation) if answer else None,
             )
         )
-        return "Thanks — your comment was saved.", "", session
+        return SAY[say_lang(session)]["comment_saved"], "", session
 
     def like(self, history: list[dict[str, Any]], session: Session | None, data: gr.LikeData, request: gr.Request = None):
         session = self.session(session, request)
@@ -314,7 +345,7 @@ class WebApp:
                 recommendation=top_option_ref(answer.recommendation) if answer else None,
             )
         )
-        thanks = {"up": "Thanks for the 👍 — saved.", "down": "Thanks for the 👎 — saved. A comment (Feedback, right) helps us fix it."}
-        note = thanks.get(rating, "Feedback removed.")
+        said = SAY[say_lang(session)]
+        note = said.get(rating or "", said["removed"])
         gr.Info(note, duration=4)  # the Feedback panel may be folded: say it where the user is looking
         return note, session
