@@ -298,3 +298,24 @@ def test_manifest_matches_the_bot():
     assert set(manifest["settings"]["event_subscriptions"]["bot_events"]) == {"app_mention", "message.im"}
     scopes = set(manifest["oauth_config"]["scopes"]["bot"])
     assert {"app_mentions:read", "chat:write", "im:history", "commands"} <= scopes
+
+
+@pytest.mark.parametrize(
+    "header, row, table_head, note",
+    [
+        # a wide Chinese table: the last columns go below it, one line per row, Chinese punctuation
+        ("| 云厂商 | 实例 | 每月费用 | 价格（类型，时间） | 理由 |", "| 恒源云 | `rtx-3090-1x` | ¥554.80 | 算力市场报价（随时变化），2026-10-01 | 中国大陆地域；显存余量不足可用显存的 10%，更长的序列或显存碎片可能导致显存不足 |",
+         "云厂商  实例         每月费用  价格（类型，时间）", "• 恒源云 rtx-3090-1x —— 理由：中国大陆地域；显存余量不足"),
+        # a narrow table stays whole
+        ("| GPU | GiB |", "| A10 | 24 |", "GPU  GiB", None),
+    ],
+)
+def test_wide_tables_move_their_last_columns_below(header, row, table_head, note):
+    text = bk.to_mrkdwn(f"{header}\n|{'---|' * header.count('|')}\n{row}")
+    pre, _, after = text.partition("```\n")[2].partition("\n```")
+    assert pre.splitlines()[0] == table_head
+    assert all(bk._display_width(line) <= bk.MAX_TABLE_WIDTH for line in pre.splitlines())
+    if note is None:
+        assert after.strip() == ""
+    else:
+        assert after.strip().startswith(note)

@@ -162,11 +162,32 @@ def _table(lines: list[str]) -> str:
         return ""
     width = max(len(r) for r in rows)
     rows = [r + [""] * (width - len(r)) for r in rows]
-    widths = [max(_display_width(r[c]) for r in rows) for c in range(width)]
+    # Columns that would make a row wider than a message pane move below the table, one line per row
+    # ("1. 恒源云: 中国大陆地域…"): wrapped preformatted rows lose their alignment.
+    moved: list[int] = []
+    while len(rows[0]) - len(moved) > 2 and _row_width(rows, [c for c in range(width) if c not in moved]) > MAX_TABLE_WIDTH:
+        moved.insert(0, max(c for c in range(width) if c not in moved))
+    kept = [c for c in range(width) if c not in moved]
+    widths = {c: max(_display_width(r[c]) for r in rows) for c in kept}
     text = "\n".join(
-        "  ".join(cell + " " * (widths[c] - _display_width(cell)) for c, cell in enumerate(r)).rstrip() for r in rows
+        "  ".join(r[c] + " " * (widths[c] - _display_width(r[c])) for c in kept).rstrip() for r in rows
     )
-    return "```\n" + escape(text) + "\n```"
+    out = "```\n" + escape(text) + "\n```"
+    notes = []
+    zh = any(_display_width(ch) == 2 for ch in "".join(rows[0]))  # a Chinese header: Chinese punctuation
+    colon, semi, dash = ("：", "；", " —— ") if zh else (": ", "; ", " — ")
+    for r in rows[1:]:
+        extra = semi.join(f"{rows[0][c]}{colon}{r[c]}" if rows[0][c] else r[c] for c in moved if r[c])
+        if extra:
+            notes.append(f"• {escape(r[0])} {escape(r[1]) if len(kept) > 1 else ''}".rstrip() + dash + escape(extra))
+    return out + ("\n" + "\n".join(notes) if notes else "")
+
+
+MAX_TABLE_WIDTH = 100  # display columns: about what a Slack message pane shows unwrapped
+
+
+def _row_width(rows: list[list[str]], columns: list[int]) -> int:
+    return sum(max(_display_width(r[c]) for r in rows) for c in columns) + 2 * (len(columns) - 1)
 
 
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
