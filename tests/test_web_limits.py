@@ -115,7 +115,7 @@ QUESTION = 'Which GPU for Qwen2.5-7B? <script>window.__pwned=1</script><img src=
 
 
 def test_safe_markdown_over_an_export_document():
-    """What `write_export` should write (the change is reported for ui/web/export.py)."""
+    """What `write_export` writes."""
     answer = Answer(answer="You asked about <img src=x onerror=alert(4)>: **16 GiB**.", language="en")
     doc = safe_markdown(recommendation_markdown(answer, QUESTION))
     assert "<script" not in doc and "<img" not in doc and "](javascript:" not in doc
@@ -124,11 +124,11 @@ def test_safe_markdown_over_an_export_document():
     assert all(tag in SAFE_TAGS for tag, _ in rendered_tags(doc))
 
 
-@pytest.mark.xfail(strict=True, reason="ui/web/export.py must write safe_markdown(...) — change reported to its owner")
 def test_the_exported_file_has_no_raw_html(tmp_path):
     answer = Answer(answer="**16 GiB**", language="en")
     text = write_export(answer, QUESTION, tmp_path).read_text(encoding="utf-8")
     assert "<script" not in text and "<img" not in text
+    assert "> Which GPU for Qwen2.5-7B? &lt;script>window.__pwned=1&lt;/script>" in text  # shown, as text
 
 
 # ---------------------------------------------------------------- the idle TTL setting
