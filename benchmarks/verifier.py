@@ -651,6 +651,8 @@ def golden_turns(save: Path | None) -> list[dict[str, Any]]:
             turns.append({
                 "id": item.id, "user_texts": list(asked), "answer": answer.answer,
                 "tool_calls": [c.model_dump(mode="json") for c in answer.tool_calls],
+                # the advisor's own check: whole sections as shown, pasted texts apart (what a user sees)
+                "advisor_numbers": len(answer.numbers), "advisor_unbacked": [n.text for n in answer.unbacked],
             })
     if save:
         save.write_text(json.dumps(turns, ensure_ascii=False), encoding="utf-8")
@@ -747,6 +749,16 @@ def report(verifiers: list[Verifier], sets: list[EvidenceSet], args: argparse.Na
             claims, bad, _, examples = false_rejections(v, turns)
             lines.append(f"| {v.name} | {claims} | {bad} | {_pct(bad, claims)} |")
             exs[v.name] = examples
+        own = [t for t in turns if "advisor_numbers" in t]
+        if own:
+            read = sum(t["advisor_numbers"] for t in own)
+            bad = [f"{t['id']}: `{x}`" for t in own for x in t["advisor_unbacked"]]
+            lines.append(f"| today, as the advisor runs it | {read} | {len(bad)} | {_pct(len(bad), read)} |")
+            if bad:
+                exs["today, as the advisor runs it"] = bad[:40]
+        lines += ["", "The first two rows rebuild the evidence from the saved tool calls with each passage's retrieved "
+                  "chunk only; the advisor gives its verifier the whole sections it shows and keeps pasted texts "
+                  "apart, so its own row is what a user sees (`Answer.unbacked`, `gpu-advisor eval`'s unbacked numbers)."]
         for name, examples in exs.items():
             if examples:
                 lines += ["", f"Unbacked for {name}: " + "; ".join(examples)]
