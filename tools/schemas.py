@@ -317,7 +317,7 @@ class RecommendRequest(Strict):
     tokens: float | None = Field(default=None, gt=0)
     epochs: float = Field(default=1.0, gt=0)
     gpu: str | None = Field(default=None, description="restrict to one GPU model")
-    top_k: int = Field(default=5, gt=0)
+    top_k: int = Field(default=5, gt=0, description="priced options to return; up to as many unpriced ones follow them")
     hours_per_month: float = Field(default=730.0, gt=0, le=744)
     mfu: float | None = Field(default=None, gt=0, le=1, description="override the per-GPU-class MFU for time to finish")
     serving: ServingLoad | None = Field(default=None, description="a serving load (mode inference): serving-aware ranking")

@@ -64,7 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     serving.add_argument("--weights", choices=[w.value for w in WeightFormat], default=None,
                          help="served weight format (default bf16, with fp8 and int4 variants shown beside)")
     serving.add_argument("--engine", choices=[e.value for e in Engine], default=None, help="default vllm")
-    p.add_argument("--top", type=positive_int, default=5, metavar="K", help="options to show (default 5)")
+    p.add_argument("--top", type=positive_int, default=5, metavar="K", help="priced options to show (default 5); up to as many unpriced ones follow them")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     add_lang_arg(p)
     p.set_defaults(func=run)
