@@ -174,3 +174,25 @@ def test_every_number_a_rendering_shows_is_a_param(collected, lang):
         if missing:
             bad[note.code] = (text, [c.text for c in missing])
     assert bad == {}
+
+
+@pytest.mark.parametrize(
+    "names, lang, expected",
+    [
+        (None, "en", "verda's 1 × B200"),  # the CLI: keys, as --provider takes them
+        ({"verda": ("Verda (formerly DataCrunch)", None)}, "en", "Verda (formerly DataCrunch)'s 1 × B200"),
+        ({"gpushare": ("Gpushare (恒源云)", "恒源云")}, "zh", "恒源云 的 1 × B200"),
+    ],
+)
+def test_tool_notes_name_providers_by_display_name_where_the_surface_sets_them(names, lang, expected):
+    from contextlib import nullcontext
+
+    from tools.messages import render
+    from tools.messages.format import provider_names
+
+    key = next(iter(names)) if names else "verda"
+    note = Note.of(RankCode.none_within_budget, budget=500, currency="USD", period="month", provider=key,
+                   instance="x", gpu_count=1, gpu="B200", nodes=1, cost=700, over_fraction=0.4)
+    with provider_names(names) if names else nullcontext():
+        assert expected in render(note, lang)
+    assert f"{key}" in render(note, lang)  # outside the context: the key again

@@ -6,6 +6,7 @@ from assistant.offline.blocks import Composition, Para, render
 from assistant.offline.context import TurnContext
 from assistant.offline.handlers import Cited, Env, Plan, Results
 from assistant.understand.slots import Frame
+from tools.messages.format import provider_names
 from tools.notes import Note
 
 NEEDS_MODEL = {Frame.memory, Frame.feasibility, Frame.train_time, Frame.deadline, Frame.serving}
@@ -27,4 +28,5 @@ def compose_answer(handler, ctx: TurnContext, plan: Plan, results: Results, cite
     if ctx.notices:  # said right after the direct answer: the first sentence answers the question
         out.blocks.insert(min(1, len(out.blocks)), Para(list(ctx.notices)))
     out.add(cited.block())
-    return render(out.blocks, ctx.lang)
+    with provider_names(env.display_names()):  # tool notes name providers by key: the reader gets their names
+        return render(out.blocks, ctx.lang)

@@ -17,6 +17,10 @@ joins a list ("a, b" / "a、b").
 
 from __future__ import annotations
 
+import contextlib
+from contextvars import ContextVar
+from typing import Iterator, Mapping
+
 import math
 import string
 from typing import Any, Callable
@@ -37,6 +41,20 @@ def _sig3(x: float) -> str:
 
 def _digits(x: float) -> int:
     return 3 if abs(x) < 10 else 2 if abs(x) < 1000 else 0
+
+
+# Provider display names for what is rendered now: key -> (name, name_zh). A surface that has the catalog (the
+# offline brain, around one answer) sets them; unset, notes show the provider key, as the CLI does (`--provider`).
+PROVIDER_NAMES: ContextVar[Mapping[str, tuple[str, str | None]] | None] = ContextVar("provider_names", default=None)
+
+
+@contextlib.contextmanager
+def provider_names(names: Mapping[str, tuple[str, str | None]]) -> Iterator[None]:
+    token = PROVIDER_NAMES.set(names)
+    try:
+        yield
+    finally:
+        PROVIDER_NAMES.reset(token)
 
 
 class Formatter:
@@ -136,6 +154,15 @@ class Formatter:
         if pair is None:
             return str(raw)
         return fill(pair[1] if self.zh else pair[0], {}, self.lang)
+
+    def provider(self, key: Any) -> str:
+        """A provider's display name (Chinese name in Chinese) where the surface set them, else its key."""
+        names = PROVIDER_NAMES.get()
+        entry = names.get(str(key)) if names else None
+        if entry is None:
+            return str(key)
+        name, zh = entry
+        return (zh or name) if self.zh else name
 
     def region(self, value: Any) -> str:
         """A catalog region: in Chinese our placeholders in words (cn-mainland → 中国大陆, beijing-a → 北京 A 区)

@@ -226,7 +226,7 @@ def _tensor(zh: bool):
 
 def _option(zh: bool):
     def render(p: dict, f: Formatter) -> str:
-        where, shape, need = f"{p['provider']}/{p['instance']}", _shape(p, f), f.gib(p["needed_gib"])
+        where, shape, need = _where(p, f), _shape(p, f), f.gib(p["needed_gib"])
         if p.get("cost") is None:
             return (f"{where}（{shape}，每卡 {need}；价格未知，请查控制台）" if zh
                     else f"{where} ({shape}, {need} per GPU; price unknown — check the console)")
@@ -309,7 +309,13 @@ def _offer(p: dict, f: Formatter) -> str:
     """'the lambda offer of 1 × A100-80GB' / 'lambda 的 1 × A100-80GB' (the instance id stays in the params:
     ids such as 8B200.240V read as quantities)."""
     shape = _shape(p, f)
-    return f"{p['provider']} 的 {shape}" if f.zh else f"{p['provider']}'s {shape}"
+    return f"{f.provider(p['provider'])} 的 {shape}" if f.zh else f"{f.provider(p['provider'])}'s {shape}"
+
+
+def _where(p: dict, f: Formatter) -> str:
+    """'provider/instance' as the CLI takes it; with display names set (a chat answer), 'Name `instance`'."""
+    shown = f.provider(p["provider"])
+    return f"{p['provider']}/{p['instance']}" if shown == str(p["provider"]) else f"{shown} `{p['instance']}`"
 
 
 def _band(zh: bool):

@@ -139,6 +139,10 @@ class Env:
     def provider(self, key: str) -> Any:
         return self.catalog.providers.get(key)
 
+    def display_names(self) -> dict[str, tuple[str, str | None]]:
+        """key -> (name, name_zh) of every provider, for tools.messages.format.provider_names."""
+        return {k: (p.name or k, getattr(p, "name_zh", None)) for k, p in self.catalog.providers.items()}
+
     def provider_label(self, key: str, lang: str) -> str:
         """The provider's name as the reader knows it (Chinese clouds by their Chinese name in a Chinese answer)."""
         p = self.provider(key)
