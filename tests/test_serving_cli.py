@@ -168,3 +168,24 @@ def test_params_and_config_paths(capsys, tmp_path):
 def test_billing_flag(capsys):
     data = run_json(capsys, "--model", "qwen2.5-7b", "--instance", "aws/g6e.xlarge", "--billing", Billing.on_demand.value)
     assert data["price_per_hour"] > 0
+
+
+@pytest.mark.parametrize(
+    "flags, kv_gib",
+    [
+        # vllm-project/vllm#10517: vLLM 0.6 (V0, no chunked prefill) on an RTX 3090 logged 3.81 GiB of KV cache
+        (["--vllm-engine", "v0"], 3.81),
+        # the same on current vLLM (V1: the profile run takes one 2,048-token chunk, fused sampler)
+        ([], 5.42),
+        # V1 with chunked prefill switched off profiles the whole context: a smaller pool than V1's default
+        (["--no-chunked-prefill"], None),
+    ],
+)
+def test_the_vllm_engine_generation_sizes_the_pool(capsys, flags, kv_gib):
+    base = ["--model", "llama-3.1-8b", "--gpu", "RTX-3090", "--gpus", "1", "--input-len", "19000",
+            "--output-len", "1000", "--max-model-len", "20000"]
+    data = run_json(capsys, *base, *flags)
+    if kv_gib is None:
+        assert data["kv_cache_gib"] < run_json(capsys, *base)["kv_cache_gib"]
+    else:
+        assert data["kv_cache_gib"] == pytest.approx(kv_gib, rel=0.02)

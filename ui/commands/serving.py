@@ -17,7 +17,7 @@ from tools.messages import render, render_params
 from tools.serving import estimate_on_instance, estimate_serving
 from tools.serving_codes import ServingError
 from tools.notes import Note
-from tools.serving_profiles import Engine, KvPrecision, WeightFormat
+from tools.serving_profiles import Engine, KvPrecision, SamplerWarmup, VllmEngine, WeightFormat
 from tools.serving_types import Load, LoadKind, ServingEstimate, ServingRequest
 from ui.commands._workload import add_model_args, model_from_args, positive_int
 from ui.output import format_table, print_json
@@ -104,6 +104,17 @@ def register(subparsers) -> None:
     p.add_argument("--input-len", type=positive_int, default=None, help="prompt tokens (default 1024)")
     p.add_argument("--output-len", type=positive_int, default=None, help="generated tokens (default 256)")
     p.add_argument("--max-model-len", type=positive_int, default=None, help="engine context limit (default in + out)")
+    p.add_argument("--max-num-seqs", type=positive_int, default=None, help="engine limit: sequences per step")
+    p.add_argument("--max-num-batched-tokens", type=positive_int, default=None, help="engine limit: tokens per step")
+    p.add_argument("--vllm-engine", choices=[e.value for e in VllmEngine], default=None,
+                   help="vLLM engine generation that sizes the KV pool (default v1; v0 = vLLM ≤ 0.7)")
+    chunk = p.add_mutually_exclusive_group()
+    chunk.add_argument("--chunked-prefill", dest="chunked_prefill", action="store_true", default=None,
+                       help="vLLM chunked prefill on (default: the engine's)")
+    chunk.add_argument("--no-chunked-prefill", dest="chunked_prefill", action="store_false",
+                       help="vLLM chunked prefill off: the profile run takes the whole context")
+    p.add_argument("--vllm-sampler", choices=[x.value for x in SamplerWarmup], default=None,
+                   help="vLLM sampler warm-up at start-up (default: sort on v0, fused on current v1)")
     load = p.add_mutually_exclusive_group()
     load.add_argument("--batch-size", type=positive_int, default=None, help="a static batch of N requests")
     load.add_argument("--concurrency", type=positive_int, default=None, help="N concurrent users (closed loop)")
@@ -145,7 +156,8 @@ def request_from_args(args: argparse.Namespace) -> ServingRequest:
         "gpu_memory_utilization": args.gpu_memory_utilization, "input_len": args.input_len,
         "output_len": args.output_len, "max_model_len": args.max_model_len, "load": _load(args),
         "ttft_ms": args.ttft_ms, "min_tokens_per_user": args.min_tokens_per_user,
-        "currency": args.currency,
+        "currency": args.currency, "max_num_seqs": args.max_num_seqs, "max_batched_tokens": args.max_num_batched_tokens,
+        "vllm_engine": args.vllm_engine, "chunked_prefill": args.chunked_prefill, "vllm_sampler": args.vllm_sampler,
     }
     return ServingRequest(**{k: v for k, v in given.items() if v is not None})
 
