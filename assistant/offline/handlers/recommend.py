@@ -36,6 +36,7 @@ class RecCode(NoteCode):
     infeasible_budget = "rec.infeasible_budget"
     cheaper = "rec.cheaper"
     quantised = "rec.quantised"
+    every_option = "rec.every_option"  # notes: what every row of the table would repeat
 
 
 class TableCode(NoteCode):
@@ -135,14 +136,27 @@ def price_line(o: dict[str, Any], env: Env, lang: str) -> Note | None:
     return None
 
 
-def option_row(o: dict[str, Any], period: str, lang: str, env: Env) -> list:
+def row_notes(o: dict[str, Any]) -> list[Note]:
+    """What an option's 'why' cell says: its first two ranking reasons and its first warning."""
+    why = [Note.model_validate(r) for r in o.get("reasons", []) if isinstance(r, dict) and r.get("code") in WHY_CODES][:2]
+    return why + [Note.model_validate(w) for w in o.get("warnings", [])[:1]]
+
+
+def shared_notes(options: list[dict[str, Any]]) -> list[Note]:
+    """Notes every row would repeat (the int4 quality caveat on five int4 rows): said once, under the table."""
+    if len(options) < 2:
+        return []
+    rows = [row_notes(o) for o in options]
+    return [n for n in rows[0] if all(n in r for r in rows[1:])]
+
+
+def option_row(o: dict[str, Any], period: str, lang: str, env: Env, skip: list[Note] | None = None) -> list:
     cost = _period_cost(o, period)
     cur = o.get("currency")
     cost_cell: Any = _money_cell(cost, cur, lang) if cost is not None else Note.of(TableCode.unknown_price)
     grade = render(Note(code=f"term.grade.{o.get('price_grade')}"), lang) if o.get("price_grade") else "—"
     age = o.get("price_as_of") or ("日期未知" if lang == "zh" else "date unknown")
-    why = [Note.model_validate(r) for r in o.get("reasons", []) if isinstance(r, dict) and r.get("code") in WHY_CODES][:2]
-    why += [Note.model_validate(w) for w in o.get("warnings", [])[:1]]
+    why = [n for n in row_notes(o) if n not in (skip or [])]
     why_text = ("；" if lang == "zh" else "; ").join(render(n, lang) for n in why) or "—"
     name = _provider_names(env, o["provider"])
     provider = (name["provider_zh"] or name["provider_name"]) if lang == "zh" else name["provider_name"]
@@ -215,7 +229,13 @@ def compose_recommendation(ctx: TurnContext, plan: Plan, results: Results, cited
         header_cost = {"hour": TableCode.cost_hour, "job": TableCode.cost_job}.get(period, TableCode.cost_month)
         header = [Note.of(c) for c in (TableCode.provider, TableCode.instance, TableCode.gpus, TableCode.memory)] + [
             Note.of(header_cost), Note.of(TableCode.price), Note.of(TableCode.why)]
-        out.add(Table(header, [option_row(o, period, ctx.lang, env) for o in options[:MAX_ROWS]]))
+        shown = options[:MAX_ROWS]
+        shared = shared_notes(shown)
+        out.add(Table(header, [option_row(o, period, ctx.lang, env, skip=shared) for o in shown]))
+        top_warnings = [Note.model_validate(w) for w in (priced[0] if priced else shown[0]).get("warnings", [])[:2]]
+        said_below = [n for n in shared if n not in top_warnings]  # the top's warnings come as caveats anyway
+        if said_below:
+            out.add(Para([Note.of(RecCode.every_option, notes=said_below)]))
         if not priced or over_budget:
             _suggestions(out, r, ctx.lang)
     if r.get("vram"):
