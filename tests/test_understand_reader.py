@@ -63,6 +63,16 @@ SLOT_CASES = [
     ("which GPUs support FP8", {"features": ["fp8"]}),
     ("p4d.24xlarge on aws for 100 hours", {"instance": "aws/p4d.24xlarge", "hours": 100.0}),
     ("阿里云 A100 40G", {"providers": ["alibaba"], "gpus": ["A100-40GB"]}),
+    # serving lengths and loads in the forms people write them
+    ("1M requests a day, 2k in / 300 out, qwen2.5 7b on L40S", {"requests_per_day": 1_000_000.0, "input_len": 2048, "output_len": 300}),
+    ("32 concurrent prompts with 1024 tokens in / 1024 out", {"input_len": 1024, "output_len": 1024}),
+    ("QPS 20，输入输出都500左右，H20要几张", {"input_len": 500, "output_len": 500}),
+    ("每天大概3千条音频，一张T4顶得住吗", {"requests_per_day": 3000.0}),
+    ("serving sdxl, ~20k generations a day", {"requests_per_day": 20000.0}),
+    # hours a day with a verb between, and a duration used as an adjective
+    ("每天训8小时就够，训一个月", {"hours_per_day": 8.0}),
+    ("内部工具，白天用10个小时", {"hours_per_day": 10.0}),
+    ("runpod vs vast for a 72 hour 70B lora run", {"hours": 72.0}),
 ]
 
 
@@ -82,6 +92,9 @@ NOT_STATED = [
     ("TTFT under 500 ms for 200 users", ["budget"]),  # "under 500 m(s)" is not $500M
     ("1845 A100 gpu hours, how many dollars?", ["gpu_count"]),  # GPU-hours are not a GPU count
     ("it fits in 17gb with vllm", ["available_gib"]),  # what a job uses is not what the user has
+    ("每秒才输出10个token左右，还有加速方案吗", ["output_len"]),  # a speed, not a length
+    ("ten bucks an hour, 8k context sft of a 67b", ["hours"]),  # a price per hour, not one hour to price
+    ("$0.5 per 1M tokens at 2k in", ["requests_per_day", "tokens"]),  # the 1M of a price unit
 ]
 
 

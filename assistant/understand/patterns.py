@@ -345,10 +345,11 @@ DURATION_UNITS = [
 MONTH_FACTOR = 730.0
 _DURATION = [(re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*{unit}", re.I), f) for unit, f in DURATION_UNITS]
 _A_DURATION = re.compile(r"(?:\ba|\ban|one)\s+(hour|day|week|month)\b", re.I)
+_MONEY_BEFORE = re.compile(r"(?:bucks?|dollars?|usd|rmb|cny|yuan|元|块|刀|[$¥￥]\s*[\d.,]+\s*[kKwW万]?)\s*$", re.I)
 _WITHIN = re.compile(r"(?:within|in|under|less than|no more than|by|before|不超过|少于|要在|得在|需要在|给(?:我们|我|了)?|只有|只给|(?:we|i)(?: only)? have|have only|got)\s*(?:the next\s*|only\s*)?$", re.I)
 _WITHIN_AFTER = re.compile(r"^\s*(?:内|之内|以内|以里|前|之前|里)(?:训完|跑完|完成|搞定|出结果|结束)?|^\s*(?:训完|跑完|完成|搞定|出结果)|^\s*的?时间", re.I)
 _DEADLINE_WORDS = re.compile(r"(?:deadline|due|截止|ddl|交付|赶|来得及|finish|done|complete|ready|训完|跑完|完成)", re.I)
-_PER_DAY = re.compile(rf"{N}\s*(?:hours?|hrs?|h|小时|个小时)\s*(?:a|per|/|each)\s*day|(?:每天|一天|每日)\s*(?:用|跑|开|使用|训练|大概|约|只)?\s*{N}\s*(?:个)?(?:小时|h\b|hours?)", re.I)
+_PER_DAY = re.compile(rf"{N}\s*(?:hours?|hrs?|h|小时|个小时)\s*(?:a|per|/|each)\s*day|(?:每天|一天|每日|白天|每晚)\s*[\u4e00-\u9fff]{{0,3}}\s*{N}\s*(?:个)?(?:小时|h\b|hours?)", re.I)
 WEEKDAYS = {
     "monday": "monday", "tuesday": "tuesday", "wednesday": "wednesday", "thursday": "thursday", "friday": "friday",
     "saturday": "saturday", "sunday": "sunday", "mon": "monday", "tue": "tuesday", "wed": "wednesday", "thu": "thursday",
@@ -413,7 +414,9 @@ def time_slots(t: str, training: bool) -> TimeReading:
             out.date = f"{_MONTHS[m.group(4).lower()[:3]]:02d}-{int(m.group(5)):02d}"
         elif m.group(6):
             out.date = f"{m.group(6)}-{m.group(7)}-{m.group(8)}"
-    text = _A_DURATION.sub(lambda mm: f"1 {mm.group(1)}", t)
+    # "an hour" is one hour, except after money ("ten bucks an hour", "$2 an hour"): that is a rate
+    text = _A_DURATION.sub(lambda mm: mm.group(0) if _MONEY_BEFORE.search(t[max(0, mm.start() - 14) : mm.start()])
+                           else f"1 {mm.group(1)}", t)
     for pattern, factor in _DURATION:
         for m in pattern.finditer(text):
             if per_day_span and per_day_span[0] <= m.start() < per_day_span[1]:
@@ -426,7 +429,7 @@ def time_slots(t: str, training: bool) -> TimeReading:
                 continue  # "一个月" is a price period or an unstated length, not hours to price
             before = text[max(0, m.start() - 22) : m.start()]
             after = text[m.end() : m.end() + 10]
-            if re.search(r"(?:每|per|a|/)\s*$", before) or re.match(r"^\s*(?:old|ago|前的|之前的)", after):
+            if re.search(r"(?:每|\bper|/)\s*$", before) or re.match(r"^\s*(?:old|ago|前的|之前的)", after):
                 continue
             if re.search(r"(?:每天|一天|每日|a day|per day)\s*$", before):
                 continue
@@ -436,7 +439,7 @@ def time_slots(t: str, training: bool) -> TimeReading:
                 out.deadline_hours = out.deadline_hours or hours
             elif re.search(r"(?:how long|多久|多长时间|几天|多少天)", text[m.start() - 30 : m.start()], re.I):
                 continue
-            elif out.hours is None and re.search(r"(?:for|over|跑|用|租|rent|run|use|训练?|train|开|持续|连续|usage|run it)\s*(?:about|around|~|约|大概|上|了|the next)?\s*$", before, re.I):
+            elif out.hours is None and re.search(r"(?:for|over|跑|用|租|rent|run|use|训练?|train|开|持续|连续|usage|run it)\s*(?:a|an|about|around|~|约|大概|上|了|the next)?\s*$", before, re.I):
                 out.hours = hours
             elif out.hours is None and re.match(r"^\s*(?:的)?\s*(?:usage|使用|时长|费用|多少钱|cost|price|rental|租用|租金)", after, re.I):
                 out.hours = hours
@@ -458,8 +461,8 @@ _USERS = [
     re.compile(rf"(?:给|供|让)\s*{N}{MULT}\s*(?:个|位|名)?\s*(?:人|同事|用户|员工|学生)", re.I),
 ]
 _RPD = [
-    re.compile(rf"(?:每天|每日|日均|一天|daily|per day|a day|/day)\s*(?:大概|约|有|要|需要|处理|接|~|about|around)?\s*{N}{MULT}\s*(?:次|个|条|笔)?\s*(?:请求|调用|对话|问答|query|queries|requests?|reqs?|calls?|conversations?|chats?)", re.I),
-    re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:次|个|条|笔)?\s*(?:请求|调用|对话|问答|queries|requests?|reqs?|calls?|conversations?|chats?|inferences?)\s*(?:a|per|/|each|every)\s*day", re.I),
+    re.compile(rf"(?:每天|每日|日均|一天|daily|per day|a day|/day)\s*(?:大概|约|有|要|需要|处理|接|~|about|around)?\s*{N}{MULT}\s*(?:次|个|条|笔)?\s*(?:请求|调用|对话|问答|音频|图片|图像|张图|视频|query|queries|requests?|reqs?|calls?|conversations?|chats?|generations?|images?|transcriptions?)", re.I),
+    re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:次|个|条|笔)?\s*(?:请求|调用|对话|问答|queries|requests?|reqs?|calls?|conversations?|chats?|inferences?|generations?|images?|transcriptions?)\s*(?:a|per|/|each|every)\s*day", re.I),
     re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:次|个|条)?\s*(?:请求|调用|requests?|reqs?|calls?)\s*/\s*(?:天|日|d\b)", re.I),
     re.compile(rf"(?:日调用量|日请求量|daily (?:requests|volume|traffic)|日活请求)\s*(?:是|为|约|大概|:|：|of)?\s*{N}{MULT}", re.I),
 ]
@@ -467,12 +470,15 @@ _RATE = [
     re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:qps|rps|req(?:uest)?s?\s*/\s*s(?:ec)?\b|requests? (?:per|a|/) ?(?:second|sec|s)\b|次\s*/\s*秒|个请求每秒|请求/秒|次每秒)", re.I),
     re.compile(rf"(?:qps|rps|每秒(?:请求|调用)?(?:数|量)?|request rate|峰值)\s*(?:of|=|:|：|为|是|约|大概|达到|在|~)?\s*{N}{MULT}(?!\s*(?:tok|token|个token))", re.I),
 ]
+_BOTH_LEN = rf"(?:输入输出|输入和输出|输入与输出|in(?:put)? and out(?:put)?)\s*(?:都|均|各|each|both)?\s*(?:是|为|约|大概|在|~|of|about|around)?\s*(?:约|大概|~)?\s*{N}\s*(k|K)?"
 _IN_LEN = [
+    re.compile(_BOTH_LEN, re.I),
     re.compile(rf"(?:input|prompt|prefill|输入|提示词?|问题)\s*(?:length|len|长度|大概|约|平均|avg)?\s*(?:of|=|:|：|为|是|~|约|大概|在|average)?\s*(?:约|大概|平均|~)?\s*{N}\s*(k|K)?\s*(?:tokens?|toks?|个token|字)?", re.I),
     re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*(?:tokens?\s*)?(?:in\b|input|prompt|输入)", re.I),
 ]
 _OUT_LEN = [
-    re.compile(rf"(?:output|completion|generat\w*|response|answer|输出|生成|回复|回答)\s*(?:length|len|长度|大概|约|平均)?\s*(?:of|=|:|：|为|是|~|约|大概|在)?\s*(?:约|大概|平均|~)?\s*{N}\s*(k|K)?\s*(?:tokens?|toks?|个token|字)?", re.I),
+    re.compile(_BOTH_LEN, re.I),
+    re.compile(rf"(?<!每秒)(?<!每秒才)(?<!每秒只)(?<!每秒钟)(?:output|completion|generat\w*|response|answer|输出|生成|回复|回答)\s*(?:length|len|长度|大概|约|平均)?\s*(?:of|=|:|：|为|是|~|约|大概|在)?\s*(?:约|大概|平均|~)?\s*{N}\s*(k|K)?\s*(?:tokens?|toks?|个token|字)?", re.I),
     re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*(?:tokens?\s*)?(?:out\b|output|输出|生成)", re.I),
 ]
 _TTFT = re.compile(
@@ -504,12 +510,24 @@ class LoadReading:
 def _first(patterns: list[re.Pattern], t: str, *, context_k: bool = False) -> float | None:
     for p in patterns:
         for m in p.finditer(t):
-            if _PER_MILLION.search(t[max(0, m.start() - 6) : m.start()]) or re.match(r"\s*(?:million|1m\b|百万)", t[m.start() : m.start() + 9], re.I):
+            if _per_million_unit(t, m.start()):
                 continue
             v = _num(m.group(1), m.group(2) if p.groups >= 2 else None, context_k=context_k)
             if v is not None and v > 0:
                 return v
     return None
+
+
+def _per_million_unit(t: str, start: int) -> bool:
+    """The number at `start` is the "1M" of a price unit ("$0.5 per 1M tokens", "/百万 token"), not a quantity.
+
+    A slash or "per" alone does not make one: "2k in / 300 out" is two lengths, "1M requests a day" a load.
+    """
+    at = t[start : start + 14]
+    million = re.match(r"\s*(?:1\s*)?(?:m\b|million|百万)", at, re.I)
+    if not million:
+        return False
+    return bool(_PER_MILLION.search(t[max(0, start - 6) : start])) or bool(re.match(r"\s*(?:1\s*)?(?:m|million|百万)\s*(?:output |input )?(?:tok|token|个\s*token)", at, re.I))
 
 
 def load(t: str) -> LoadReading:
