@@ -554,27 +554,23 @@ def _drop_slow_if_clean_exists(options: list[Candidate], misses: list[Miss]) -> 
     by cost with the slow link as a fit problem. Only priced clean options count, so the rule never puts an
     unpriced instance first.
     """
-    if not any(c.slow for c in options) or all(c.slow for c in options):
-        kept = options
-    else:
-        kept = []
-        for c in options:
-            if c.slow:
-                misses.append(Miss(c.inst, c.gpu.key, "pcie", why(C.reject_pcie, layout=c.plan.layout), 0.3))
-            else:
-                kept.append(c)
     def split_wide(c: Candidate) -> bool:  # tensor parallel over PCIe across more than two GPUs
         return c.slow_link and not c.slow and (c.serving.tp if c.serving is not None else c.plan.gpus) > 2
 
-    if not any(split_wide(c) for c in kept) or not any(not c.slow_link and c.per_hour is not None for c in kept):
-        return kept
-    out = []
-    for c in kept:
-        if split_wide(c):
-            misses.append(Miss(c.inst, c.gpu.key, "pcie", why(C.reject_pcie_serving, layout=c.plan.layout), 0.3))
-        else:
-            out.append(c)
-    return out
+    kept = options
+    if any(not c.slow for c in kept):
+        kept = _reject(kept, misses, lambda c: c.slow, C.reject_pcie)
+    if any(not c.slow_link and c.per_hour is not None for c in kept):
+        kept = _reject(kept, misses, split_wide, C.reject_pcie_serving)
+    return kept
+
+
+def _reject(options: list[Candidate], misses: list[Miss], slow, code) -> list[Candidate]:
+    """The options for which `slow` holds become PCIe near-misses with `code`; the rest stay."""
+    for c in options:
+        if slow(c):
+            misses.append(Miss(c.inst, c.gpu.key, "pcie", why(code, layout=c.plan.layout), 0.3))
+    return [c for c in options if not slow(c)]
 
 
 def _dedupe(cands: list[Candidate], k: int) -> list[Candidate]:

@@ -90,8 +90,9 @@ def _rate(zh: bool):
         usd, cny = f.g(p.get("usd", 1)), f.g(p["cny"])
         months = p.get("months")
         if months is not None:  # aged against today: how old, and what to do when it is stale
-            n = int(months)
-            age = ("本月" if n == 0 else f"{n} 个月前") if zh else ("this month" if n == 0 else f"{n} month old" if n == 1 else f"{n} months old")
+            from tools.messages.price_age import _months  # lazy: that module's table is built from this one's
+
+            age = _months(months, f)
             if p.get("state") == "stale":
                 age += "，已过时" if zh else ", stale"  # the source term already says how to set a current rate
             detail += ("，" if zh else ", ") + age

@@ -29,7 +29,7 @@ from assistant.answer import Answer
 from knowledge.settings import Settings
 from ui.web import render
 from ui.web.export import write_export
-from ui.web.handlers import SETTINGS_NOTE, WebApp, brain_choices
+from ui.web.handlers import SETTINGS_NOTE, WebApp, brain_choices, chrome_language  # noqa: F401 (chrome_language: used here and by tests)
 from ui.web.session import BILLING_LABELS, CURRENCY_LABELS, LANGUAGE_LABELS, REGION_LABELS, AdvisorFactory, Session
 
 TITLE = "GPU Advisor"
@@ -161,21 +161,6 @@ NOTE_ZH = {
     "names": {"brain": "回答引擎", "currency": "币种", "region": "地区", "billing": "计费", "language": "回答语言"},
 }
 SETTING_LABELS = {"currency": CURRENCY_LABELS, "region": REGION_LABELS, "billing": BILLING_LABELS, "language": LANGUAGE_LABELS}
-
-
-def chrome_language(setting: str | None, answered: str | None, browser: str | None) -> str | None:
-    """The language of the page's own words: the setting (en|zh), else the last answer's, else the browser's;
-    None while none is known (the first page load of a browser that says neither)."""
-    if setting in ("en", "zh"):
-        return setting
-    if answered in ("en", "zh"):
-        return answered
-    tag = (browser or "").strip().lower()
-    if tag.startswith("zh"):
-        return "zh"
-    if tag.startswith("en"):
-        return "en"
-    return None
 
 
 def choice_labels(dimension: str, lang: str | None) -> list[tuple[str, str]]:

@@ -57,14 +57,28 @@ SAY = {
 }
 
 
+def chrome_language(setting: str | None, answered: str | None, browser: str | None) -> str | None:
+    """The language of the page's own words: the setting (en|zh), else the last answer's, else the browser's;
+    None while none is known (the first page load of a browser that says neither)."""
+    if setting in ("en", "zh"):
+        return setting
+    if answered in ("en", "zh"):
+        return answered
+    tag = (browser or "").strip().lower()
+    if tag.startswith("zh"):
+        return "zh"
+    if tag.startswith("en"):
+        return "en"
+    return None
+
+
 def say_lang(session: "Session", text: str = "") -> str:
-    """The language the page speaks to this session: the set one, else the last answer's, else the text's."""
-    prefs = getattr(session, "prefs", None)
-    chosen = getattr(prefs, "language", None)
-    if chosen in ("en", "zh"):
+    """The language the page speaks to this session: `chrome_language` without a browser, else the text's."""
+    answer = session.last_answer
+    chosen = chrome_language(getattr(getattr(session, "prefs", None), "language", None),
+                             answer.language if answer is not None else None, None)
+    if chosen is not None:
         return chosen
-    if session.last_answer is not None and session.last_answer.language in ("en", "zh"):
-        return session.last_answer.language
     if text:
         from assistant.understand.language import language_of
 

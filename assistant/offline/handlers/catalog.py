@@ -369,7 +369,6 @@ class CostHandler:
         common = dict(provider=env.provider_label(c["provider"], ctx.lang), instance=c["instance"], gpu_count=c["gpu_count"], gpu=c["gpu"], region=c["region"],
                       billing=c["billing"], currency=c["currency"])
         offers = c.get("offers") or []
-        sep = "，" if ctx.lang == "zh" else ", "
         unknown_date = "日期未知" if ctx.lang == "zh" else "date unknown"
         # "who offers the H100?" (a GPU, no hours): the providers are the answer, the cheapest one's bill the detail
         by_providers = len(offers) > 1 and not ctx.has("hours") and not ctx.has("hours_per_day")
