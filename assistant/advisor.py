@@ -146,6 +146,8 @@ class Advisor:
         if pasted:
             notices = [*notices, Note.of("notice.pasted_read", slots=pasted)]
         catalog = self.resources.catalog
+        family = (catalog.family_members(str(state.get("model_name")))
+                  if state.has("model_name") and not (state.has("model") or state.has("params")) else [])
         return TurnContext(
             frame=tr.frame,
             slots=state.values(),
@@ -157,6 +159,8 @@ class Advisor:
             problems=list(r.problems),
             unknown_model=r.unknown_model if not (state.has("model") or state.has("params")) else None,
             model_suggestions=catalog.closest_models(r.unknown_model) if r.unknown_model else [],
+            family_members=family,
+            family_names=[catalog.models[k].name for k in family],
             unknown_gpu=r.unknown_gpu,
             gpu_suggestions=catalog._gpu_names.closest(r.unknown_gpu) if r.unknown_gpu else [],
             training=r.training,

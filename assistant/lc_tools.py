@@ -171,6 +171,9 @@ class ServingArgs(_Args):
     gpus: int | None = Field(default=None, gt=0, description="None: solve for the fewest GPUs that carry the load")
     weights: str = Field(default="bf16", description="bf16 | fp16 | fp8 | int8 | int4 | q4_k_m | q5_k_m | q8_0")
     engine: str = Field(default="vllm", description="vllm | sglang | trtllm | llamacpp | transformers")
+    vllm_version: str | None = Field(default=None, max_length=40,
+                                     description="the vLLM release or engine as the user wrote it ('0.6.3', 'V0'): "
+                                     "sets the engine generation and the KV-pool profile run; None: current vLLM (V1)")
     concurrency: int | None = Field(default=None, gt=0)
     requests_per_day: float | None = Field(default=None, gt=0)
     request_rate: float | None = Field(default=None, gt=0, description="requests per second")
@@ -394,8 +397,19 @@ class ToolBox:
             load = Load(kind=LoadKind.max_throughput)
         else:
             load = None
+        vllm: dict = {}
+        if args.vllm_version:
+            from tools.serving_profiles import vllm_rules
+            from tools.serving_types import VllmEngine
+
+            rules = vllm_rules(args.vllm_version)
+            if rules:
+                vllm = {"vllm_engine": rules[0], "vllm_sampler": rules[1]}
+            elif args.vllm_version.lower() in ("v0", "v1"):  # the engine generation alone: its default warm-up
+                vllm = {"vllm_engine": VllmEngine(args.vllm_version.lower())}
         req = ServingRequest(weights=args.weights, engine=args.engine, gpus=args.gpus, input_len=args.input_len,
-                             output_len=args.output_len, load=load, ttft_ms=args.ttft_ms, min_tokens_per_user=args.min_tokens_per_user)
+                             output_len=args.output_len, load=load, ttft_ms=args.ttft_ms, min_tokens_per_user=args.min_tokens_per_user,
+                             **vllm)
         if args.instance:
             inst = cat.instances_named(args.instance)[0]
             return estimate_on_instance(model, gpu, inst, req, self.res.fx, currency=args.currency)

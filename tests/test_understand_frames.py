@@ -74,3 +74,37 @@ def test_forget_the_budget_retracts_it(u):
     s = u.turn("LoRA llama 13b under $2000 a month, what to rent?", ConversationState()).state
     s = u.turn("forget the budget, just the best value", s).state
     assert not s.has("budget")
+
+
+# A turn that only states constraints carries the frame of the question it modifies (corpus README, tie-break 5);
+# a constraint that changes the question (a time limit, a load, memory after a memory question) does not.
+CARRIED = [
+    ("What should I rent to LoRA fine-tune Qwen2.5-14B in China?", "数据大概3亿token，跑2个epoch", Frame.recommend),
+    ("Serve Llama-3.1-8B to 50 concurrent users on L40S: throughput and cost per million tokens?",
+     "actually finance says we can go up to 8k a month", Frame.serving),
+    ("How much does an 8x A100 instance cost per hour on AWS?", "gimme that in RMB pls", Frame.cost),
+    ("llama-3-8b 全参微调，下周五之前训完，数据20亿token，要几张H100", "手上现在有4张A100", Frame.deadline),
+]
+
+
+@pytest.mark.parametrize("first,follow_up,frame", CARRIED, ids=[c[1][:30] for c in CARRIED])
+def test_constraint_only_follow_up_keeps_the_frame(u, first, follow_up, frame):
+    s = u.turn(first, ConversationState()).state
+    assert s.frame == frame  # the question itself is read right, or the follow-up proves nothing
+    assert u.turn(follow_up, s).frame == frame
+
+
+def test_memory_named_after_a_memory_question_is_a_fit_check(u):
+    s = u.turn("How much VRAM does Qwen2.5-7B need for LoRA?", ConversationState()).state
+    assert u.turn("那16G的卡是不是更没戏了", s).frame == Frame.feasibility
+
+
+@pytest.mark.parametrize("text,frame", [
+    # one weak domain word ("train" in "train station") does not pull a question into the domain
+    ("translate 'where is the train station' into japanese pls", Frame.out_of_scope),
+    ("what's the weather like in seattle this weekend?", Frame.out_of_scope),
+    # "normal??" asks whether a measured behaviour is expected: help, not a fit check
+    ("RTX 5090, SDXL lora, 1024x1024, bf16, batch 4: 39 s per iteration and vram at 31.2/31.5 GB. normal??", Frame.guidance),
+])
+def test_domain_evidence_and_troubleshooting(u, text, frame):
+    assert u.turn(text, ConversationState()).frame == frame

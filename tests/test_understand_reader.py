@@ -56,6 +56,17 @@ SLOT_CASES = [
     ("3 天内训完", {"deadline": {"hours": 72.0}}),
     ("3 epochs, bs=4, rank 64", {"epochs": 3.0, "batch_size": 4, "lora_rank": 64}),
     ("500 L40S gpu-hours", {"hours": 500.0, "gpus": ["L40S"]}),
+    # the memory of a GPU named in the same turn is that card's, not memory the user has besides it
+    ("两张A10，每张24G显存，能lora微调baichuan-13b-chat吗", {"gpus": ["A10"], "gpu_count": 2, "available_gib": None}),
+    ("用5090做qwen3-14b的qlora够吗，32G应该挺宽裕吧", {"gpus": ["RTX-5090"], "available_gib": None}),
+    ("my 4090 has 24gb, and a second 16GB card", {"gpus": ["RTX-4090"], "available_gib": 16.0}),
+    # a date is not a duration ("1月10日前" is not ten days)
+    ("1月10日前要训完gemma-2-9b的lora", {"deadline": {"date": "01-10"}, "hours": None}),
+    # a family named without a version is a model name; an identifier beside it is not an unknown model
+    ("训练 Stable Diffusion 一般推荐什么配置？", {"model_name": "Stable Diffusion", "model": None}),
+    ("fine-tune BERT on 4 T4s", {"model_name": "BERT", "gpus": ["T4"], "gpu_count": 4}),
+    ("run llama.cpp on a 3090", {"model_name": None, "gpus": ["RTX-3090"]}),
+    ("stable-diffusion-v1-5 训练", {"model": "sd-1.5", "model_name": None}),
     # retractions are constraints, never attacks
     ("forget the budget", {"retract": ["budget"]}),
     ("忽略预算，只看性价比", {"retract": ["budget"]}),

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
-from tools.domain import GPU, Instance, ModelSpec, Provider, SoftwareRule
+from tools.domain import GPU, Instance, ModelKind, ModelSpec, Provider, SoftwareRule
 from tools.errors import UnknownNameError
 
 
@@ -93,6 +93,17 @@ class Catalog:
 
     def provider(self, name: str) -> Provider:
         return self.providers[self._provider_names.resolve(name)]
+
+    def family_members(self, name: str) -> list[str]:
+        """Catalog keys of a non-LLM family named without a version ("Stable Diffusion" -> sd-1.5, sdxl), smallest first.
+
+        Decoder LLM families are left out on purpose: "Llama" or "Qwen" alone says nothing about the size, and the
+        smallest member (1B) would be a worse default than asking.
+        """
+        wanted = re.sub(r"[-_\s]+", "", name.lower())
+        members = [m for m in self.models.values()
+                   if re.sub(r"[-_\s]+", "", m.family.lower()) == wanted and m.kind != ModelKind.decoder]
+        return [m.key for m in sorted(members, key=lambda m: m.params)]
 
     def closest_models(self, name: str, limit: int = 3) -> list[str]:
         return self._model_names.closest(name, limit)

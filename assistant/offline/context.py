@@ -30,6 +30,8 @@ class TurnContext(BaseModel):
     unknown_model: str | None = None
     unknown_gpu: str | None = None
     model_suggestions: list[str] = Field(default_factory=list)
+    family_members: list[str] = Field(default_factory=list, description="catalog keys of the family named without a version, smallest first")
+    family_names: list[str] = Field(default_factory=list, description="their display names, in the same order")
     gpu_suggestions: list[str] = Field(default_factory=list)
     training: bool = Field(default=False, description="the turn speaks of training (train, fine-tune, 微调 …)")
     cues: list[str] = Field(default_factory=list, description="cue families in the turn (a second question: 'what is X?')")

@@ -39,6 +39,7 @@ class AssumeCode(NoteCode):
     deadline_weekday = "assume.deadline_weekday"  # weekday, hours
     deadline_date = "assume.deadline_date"  # date, hours
     unknown_model_size = "assume.unknown_model_size"  # name, params
+    family_member = "assume.family_member"  # family, model, others (catalog keys)
     month_hours = "assume.month_hours"  # hours
 
 
@@ -72,6 +73,10 @@ def model_args(ctx: TurnContext, d: Defaults) -> dict[str, Any]:
         if ctx.has("model_name"):
             d.assume(Note.of(AssumeCode.unknown_model_size, name=ctx.get("model_name"), params=ctx.get("params")))
         return {"params": float(ctx.get("params"))}
+    if ctx.family_members:  # "train Stable Diffusion": its smallest member, the others named, and the question asked
+        names = ctx.family_names or ctx.family_members
+        d.assume(Note.of(AssumeCode.family_member, family=ctx.get("model_name"), model=names[0], others=names[1:]), Note.of(AskCode.model))
+        return {"model": ctx.family_members[0]}
     d.assume(Note.of(AssumeCode.model, params=DEFAULT_PARAMS), Note.of(AskCode.model))
     return {"params": DEFAULT_PARAMS}
 

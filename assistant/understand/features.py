@@ -22,7 +22,7 @@ SLOTS = ["model", "model_name", "params", "mode", "precision", "gpus", "gpu_coun
 MODES = ["inference", "full", "lora", "qlora", "pretrain", "finetune"]
 EXTRA = ["topic_switch", "oom", "two_gpus", "elliptical", "short", "question_mark", "in_domain", "training_words", "workload_in_state",
          "hardware_in_state", "turn_gt_0", "zh", "task_words", "long_text", "unknown_gpu", "unknown_model", "pasted",
-         "inference_and_load", "hardware_and_workload", "bias"]
+         "inference_and_load", "hardware_and_workload", "domain_weak", "domain_strong", "bias"]
 HASH_BUCKETS = 4096  # character 1-3-grams of the turn's own words, hashed (language-agnostic bag of words)
 FEATURE_NAMES = (
     [f"cue:{c}" for c in CUES]
@@ -87,6 +87,8 @@ def featurize(r: Reading, state: ConversationState, knn: dict[Frame, float] | No
     state_mode = mode or getattr(state.get("mode"), "value", state.get("mode"))
     on("inference_and_load", float(state_mode == "inference" and any(s in stated for s in LOAD)))
     on("hardware_and_workload", float(bool(r.update.gpus or r.update.available_gib) and bool(r.update.model or r.update.params)))
+    on("domain_weak", float(r.domain_evidence == 1))
+    on("domain_strong", float(r.domain_evidence >= 3))
     on("topic_switch", float(r.topic_switch))
     on("oom", float(bool(_OOM.search(own))))
     on("bias")

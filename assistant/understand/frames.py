@@ -81,6 +81,36 @@ def _other_use(f: Facts) -> bool:
     return f.has("offtopic") and not (f.training or f.inference or f.workload or f.has("memory", "serving"))
 
 
+# Cue families that ask something of their own: a turn with one of these is not a bare constraint change
+ASKING_CUES = frozenset({"feasibility", "memory", "recommend", "time", "deadline", "cost", "serving", "spec", "compare", "filter",
+                         "guidance", "troubleshoot", "chitchat", "offtopic"})
+WORKLOAD_SLOTS = frozenset({"model", "params", "model_name"})
+
+
+def _constraint_follow_up(r: Reading, state: ConversationState, f: Facts) -> bool:
+    """Tie-break 5: a turn inside a conversation that only states constraints ("数据大概3亿token，跑2个epoch",
+    "actually finance says we can go up to 8k a month", "手上现在有4张A100") and asks nothing of its own carries
+    the frame of the question it modifies. A new workload, pasted material or a new topic is not such a turn."""
+    if state.frame is None or state.frame in (Frame.chitchat, Frame.out_of_scope) or r.topic_switch or r.split.pasted:
+        return False
+    stated = f.stated - {"retract"}
+    if r.display_currency and not stated - {"region", "billing"} and not (f.cues | r.question_cues) & (ASKING_CUES - {"cost"}):
+        return True  # "gimme that in RMB", "后面报价都用美金写吧": the same answer in another currency
+    if not (stated or "retract" in f.stated) or stated & WORKLOAD_SLOTS:
+        return False
+    if f.cues & ASKING_CUES or r.question_cues & ASKING_CUES:
+        return False
+    # a constraint that itself changes the question: a time limit (deadline), a serving load, memory now named
+    # after a memory question (a fit check), a property list (a catalog filter)
+    if "deadline" in stated and state.frame != Frame.deadline:
+        return False
+    if stated & set(LOAD_SLOTS) and state.frame != Frame.serving:
+        return False
+    if state.frame == Frame.memory and f.hardware:
+        return False
+    return not (stated & {"features", "min_memory_gb"} and state.frame != Frame.catalog_filter)
+
+
 # Slots a concept question names without stating a workload ("when should I use spot?", "LoRA vs QLoRA?")
 CONCEPT_SLOTS = frozenset({"mode", "billing", "precision", "features", "pasted"})
 
@@ -128,6 +158,8 @@ class FrameDecider:
             return FrameDecision(Frame.chitchat, 1.0, "only a request to drop the rules")
         if state.frame is not None and r.elliptical and not f.has("chitchat", "offtopic", "guidance", "compare", "filter", "spec", "time", "cost", "deadline", "feasibility", "serving", "memory", "troubleshoot"):
             return FrameDecision(state.frame, 0.9, "follow-up")
+        if _constraint_follow_up(r, state, f):
+            return FrameDecision(state.frame, 0.85, "follow-up: only constraints, no question of its own")
         if self.fast is not None:
             from assistant.understand.features import featurize
 
@@ -139,7 +171,8 @@ class FrameDecider:
                 how = "model+knn"
             if p < LOW_CONFIDENCE and frame in (Frame.guidance, Frame.out_of_scope, Frame.chitchat) and (f.workload and f.has("memory", "feasibility")):
                 return FrameDecision(Frame.feasibility if f.hardware else Frame.memory, p, "workload")
-            if p < UNSURE and not f.workload and not f.hardware and f.has("guidance", "howto", "troubleshoot") and frame not in (Frame.guidance, Frame.spec, Frame.catalog_filter, Frame.comparison):
+            if (p < UNSURE and not f.workload and not f.hardware and f.in_domain and f.has("guidance", "howto", "troubleshoot")
+                    and frame not in (Frame.guidance, Frame.spec, Frame.catalog_filter, Frame.comparison)):
                 return FrameDecision(Frame.guidance, p, "unsure: a question about how or why, nothing to compute")
             if (p < UNSURE and f.concept_only and r.question_cues & {"guidance", "howto"}
                     and frame not in (Frame.guidance, Frame.spec, Frame.catalog_filter, Frame.comparison)):
@@ -149,7 +182,7 @@ class FrameDecider:
                 # "OOM on my 3090 with llama-7b LoRA — what am I doing wrong?": help with a failure; the guidance
                 # answer still computes the stated setup (handlers/talk.py)
                 return FrameDecision(Frame.guidance, p, "a failure to explain: guidance with the setup's numbers")
-            if frame == Frame.out_of_scope and f.in_domain and not _other_use(f):
+            if frame == Frame.out_of_scope and r.domain_evidence >= 2 and not _other_use(f):
                 return FrameDecision(Frame.guidance, p, "in the domain: never out of scope")
             if frame == Frame.comparison and f.gpus < 2 and len(state.get("gpus") or []) < 2:
                 if f.gpus and f.has("cost") and not f.workload:

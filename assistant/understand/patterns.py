@@ -427,6 +427,8 @@ def time_slots(t: str, training: bool) -> TimeReading:
             hours = v * factor
             if factor == MONTH_FACTOR:
                 continue  # "一个月" is a price period or an unstated length, not hours to price
+            if factor == 24.0 and re.search(r"\d\s*月\s*$", text[max(0, m.start() - 4) : m.start()]):
+                continue  # "1月10日前" is a date (read above), not ten days
             before = text[max(0, m.start() - 22) : m.start()]
             after = text[m.end() : m.end() + 10]
             if re.search(r"(?:每|\bper|/)\s*$", before) or re.match(r"^\s*(?:old|ago|前的|之前的)", after):

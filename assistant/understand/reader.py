@@ -105,6 +105,7 @@ class Reading:
     topic_switch: bool = False  # "another question:", "另外问一下": a new, unrelated question
     training: bool = False
     in_domain: bool = False
+    domain_evidence: int = 0  # catalog names + distinct domain words: one word ("train", "rent") is weak evidence
     pasted_slots: set[str] = field(default_factory=set)
     unknown_model: str | None = None
     model_read_as: str | None = None  # the typo as written, when a catalog model was read from it ("Llamma-13B")
@@ -131,6 +132,10 @@ class Reader:
                 size = re.search(r"(\d+(?:\.\d+)?)b$", c)
                 if size:
                     self._model_sizes.append((c, size.group(1), m.key))
+        # a family named without a version or size ("Stable Diffusion", "whisper", "BERT", "Llama"): separators optional
+        families = {m.family for m in models} | {str(f) for f in self.lex["model_families"]}
+        forms = sorted({re.sub(r"[-_\s]+", r"[-_ ]?", re.escape(f).replace(r"\-", "-")) for f in families}, key=len, reverse=True)
+        self._family = re.compile(rf"(?<![A-Za-z0-9_.\-])({'|'.join(forms)})(?![A-Za-z0-9_\-]|\.(?:cpp|ai)\b)", re.I)
 
     # ------------------------------------------------------------------ public
 
@@ -166,7 +171,9 @@ class Reader:
         training = any(p.search(own.low) for p in self.lex["training_words"]) or (
             pasted is not None and any(p.search(pasted.low) for p in self.lex["training_words"])
         )
-        in_domain = bool(own.hits or (pasted and pasted.hits)) or any(p.search(own.low) for p in self.lex["domain_words"])
+        domain_words = sum(1 for p in self.lex["domain_words"] if p.search(own.low))
+        in_domain = bool(own.hits or (pasted and pasted.hits)) or domain_words > 0
+        domain_evidence = 2 * len(own.hits) + (2 * len(pasted.hits) if pasted else 0) + domain_words + 2 * bool(update.get("mode"))
         language = language_of(split.own or text)
         task_words = bool(update.get("mode")) or bool(cues & {"recommend", "memory", "feasibility", "time", "cost", "serving", "spec", "compare", "filter", "guidance"})
         elliptical = bool(_ELLIPSIS.search(split.own)) and len(split.own) < (60 if language == "en" else 30)
@@ -186,6 +193,7 @@ class Reader:
             task_words=task_words,
             training=training,
             in_domain=in_domain,
+            domain_evidence=domain_evidence,
             pasted_slots=pasted_slots,
             unknown_model=unknown_model,
             model_read_as=read_as[1] if read_as else None,
@@ -227,7 +235,10 @@ class Reader:
                 out["model"], out["_read_as"] = fuzzy[0], fuzzy
             else:
                 name, size = self._unknown_model(t)
-                if name:
+                family = self._family_named(t)
+                if family and (name is None or size is None and (name.lower() in family.lower() or family.lower() in name.lower())):
+                    out["model_name"] = family  # a family, not an unknown model: the catalog knows its members
+                elif name:
                     out["model_name"] = name
                     out["_unknown_model"] = name
                     if size:
@@ -256,6 +267,8 @@ class Reader:
         extra = self._variants_by_memory(t, hits)
         if extra:
             out["gpus"] = list(dict.fromkeys([*(out.get("gpus") or []), *extra]))
+        if out.get("available_gib") and self._is_named_gpus_memory(out["available_gib"], out.get("gpus") or []):
+            out["available_gib"] = None  # "两张A10，每张24G显存", "a 6000 Ada — it's 48GB": the named card's own memory
 
         mode = self._mode(low)
         out["mode"] = mode
@@ -307,6 +320,26 @@ class Reader:
             if key.split("/", 1)[0] in providers:
                 return key
         return choices[0]
+
+    def _family_named(self, t: str) -> str | None:
+        """A model family written alone ("train Stable Diffusion", "whisper inference"), outside tool names."""
+        for m in self._family.finditer(t):
+            surface = m.group(1)
+            if surface.lower() in self.lex["not_model_names"]:
+                continue
+            return surface
+        return None
+
+    def _is_named_gpus_memory(self, gib: float, gpus: list[str]) -> bool:
+        """The figure is the memory of a GPU named in the same turn (in GB or GiB, as people write either)."""
+        for key in gpus:
+            gpu = self.matcher.catalog.gpus.get(key)
+            if gpu is None:
+                continue
+            for mem in (gpu.memory_gb, gpu.memory_gb * 1e9 / 2**30):
+                if abs(gib - mem) <= max(1.0, 0.03 * mem):
+                    return True
+        return False
 
     def _variants_by_memory(self, t: str, hits: list[NameHit]) -> list[str]:
         """'A100 40G vs 80G': a bare memory figure after 'vs/or/还是' names another variant of the same family."""
@@ -431,7 +464,8 @@ class Reader:
 
 def _asking_sentence(low: str) -> str:
     """The sentence that asks: the last one with a question mark, else the last sentence (real posts ask last)."""
-    parts = [p for p in re.split(r"(?<=[?？])|[.。!！\n]+(?=\s|$)|(?<=[。！])", low) if p and p.strip()]
+    # a part needs a word: "wrong??" splits into "wrong?" and "?", and the lone "?" asks nothing
+    parts = [p for p in re.split(r"(?<=[?？])|[.。!！\n]+(?=\s|$)|(?<=[。！])", low) if p and re.search(r"\w", p)]
     if not parts:
         return low
     asking = [p for p in parts if "?" in p or "？" in p]

@@ -534,6 +534,10 @@ MESSAGES: dict = {
     "assume.deadline_date": (lambda p, f: f"the deadline {p.get('date')} = {f.hours(p.get('hours'))} from today", lambda p, f: f"截止日期 {p.get('date')} = 从今天起 {f.hours(p.get('hours'))}"),
     "assume.unknown_model_size": (lambda p, f: f"{p.get('name')} is not in the catalog: sized from its name as a standard {f.big(p.get('params'))}-parameter decoder",
                                   lambda p, f: f"{p.get('name')} 不在目录中：按名字里的规模，当作标准的 {f.big(p.get('params'))} 参数解码器模型估算"),
+    "assume.family_member": (lambda p, f: f"“{p.get('family')}” without a version: sized as {p.get('model')}, its smallest version"
+                             + (f" ({_list(p.get('others'), f)} need more)" if p.get("others") else ""),
+                             lambda p, f: f"“{p.get('family')}”未指明版本：按最小的 {p.get('model')} 估算"
+                             + (f"（{_list(p.get('others'), f)} 需要更多）" if p.get("others") else "")),
     "assume.month_hours": ("one month = {hours:g} hours", "一个月按 {hours:g} 小时计"),
     # ------------------------------------------------------------ the one question
     "ask.model": ("Which model (or how many parameters)? That changes every figure here.", "具体是哪个模型（或多少参数）？这会改变这里的所有数字。"),

@@ -43,6 +43,17 @@ MAX_THROUGHPUT = (r"max(?:imum)? throughput|peak throughput|flat[- ]out|at full 
                   r"最大吞吐|峰值吞吐|吞吐上限|极限吞吐|满载|满负荷|跑满|打满")
 
 
+# a stated vLLM release or engine generation ("vllm 0.6.3", "vLLM v0.11", "V0 engine"): its KV-pool profile run differs
+VLLM_VERSION = r"vllm\s*(?:==|版本|version|ver\.?)?\s*(v?0\.\d+(?:\.\d+)?)|\b(V[01])\s*(?:engine|引擎)"
+
+
+def _vllm_version(question: str) -> str | None:
+    import re
+
+    m = re.search(VLLM_VERSION, question, re.I)
+    return (m.group(1) or m.group(2)) if m else None
+
+
 def _engine(question: str) -> str | None:
     import re
 
@@ -66,6 +77,9 @@ def load_args(ctx: TurnContext, plan: Plan) -> dict[str, Any]:
     engine = _engine(ctx.question)
     if engine:
         args["engine"] = engine
+    version = _vllm_version(ctx.question)
+    if version and engine in (None, "vllm"):
+        args["vllm_version"] = version
     if re.search(MAX_THROUGHPUT, ctx.question, re.I) and not (ctx.has("concurrency") or ctx.has("users")
                                                                  or ctx.has("requests_per_day") or ctx.has("request_rate")):
         args["max_throughput"] = True
