@@ -54,12 +54,20 @@ class WorkloadArgs(_Args):
     precision: Precision | None = Field(default=None, description="bf16 default; nf4 for qlora")
     batch_size: int = Field(default=1, gt=0)
     seq_len: int | None = Field(default=None, gt=0)
+    target_len: int | None = Field(default=None, gt=0, description="encoder-decoder models (T5, BART): the decoder's "
+                                   "target tokens; None = the same as seq_len")
     lora_rank: int = Field(default=16, gt=0)
     lora_targets: LoraTargets = LoraTargets.all_linear
     optimizer: Optimizer = Optimizer.adamw
     gpus: int = Field(default=1, gt=0, description="GPUs the job is spread over")
     sharding: Sharding = Sharding.none
     checkpointing: Checkpointing | None = None
+    kbit_prepare: bool = Field(default=False, description="QLoRA/LoRA on a bitsandbytes base through PEFT's "
+                               "prepare_model_for_kbit_training (HF Trainer/TRL on one GPU): fp32 embeddings and stream")
+    autocast: bool | None = Field(default=None, description="torch autocast around forward and loss; True for HF "
+                                  "Trainer bf16=True over bf16 weights, False for a plain loop, None = inferred")
+    foreach_step: bool = Field(default=False, description="torch's foreach AdamW step (HF adamw_torch, torch >= 2): "
+                               "one more optimizer-state-sized buffer during the step")
 
 
 class FitTargetArgs(_Args):
@@ -174,6 +182,7 @@ class ServingArgs(_Args):
     vllm_version: str | None = Field(default=None, max_length=40,
                                      description="the vLLM release or engine as the user wrote it ('0.6.3', 'V0'): "
                                      "sets the engine generation and the KV-pool profile run; None: current vLLM (V1)")
+    traffic: Literal["chat"] | None = Field(default=None, description="chat: ShareGPT's typical lengths when input_len/output_len are not given")
     concurrency: int | None = Field(default=None, gt=0)
     requests_per_day: float | None = Field(default=None, gt=0)
     request_rate: float | None = Field(default=None, gt=0, description="requests per second")
@@ -225,12 +234,16 @@ def vram_request(args: WorkloadArgs) -> VramRequest:
         precision=args.precision,
         batch_size=args.batch_size,
         seq_len=args.seq_len,
+        target_len=args.target_len,
         lora_rank=args.lora_rank,
         lora_targets=args.lora_targets,
         optimizer=args.optimizer,
         gpus=args.gpus,
         sharding=args.sharding,
         checkpointing=args.checkpointing,
+        kbit_prepare=args.kbit_prepare,
+        autocast=args.autocast,
+        foreach_step=args.foreach_step,
     )
 
 
@@ -409,7 +422,7 @@ class ToolBox:
                 vllm = {"vllm_engine": VllmEngine(args.vllm_version.lower())}
         req = ServingRequest(weights=args.weights, engine=args.engine, gpus=args.gpus, input_len=args.input_len,
                              output_len=args.output_len, load=load, ttft_ms=args.ttft_ms, min_tokens_per_user=args.min_tokens_per_user,
-                             **vllm)
+                             traffic=args.traffic, **vllm)
         if args.instance:
             inst = cat.instances_named(args.instance)[0]
             return estimate_on_instance(model, gpu, inst, req, self.res.fx, currency=args.currency)

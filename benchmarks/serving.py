@@ -13,8 +13,13 @@ minus the weights, and a maximum-throughput batch is 256 sequences.
     python benchmarks/serving.py > benchmarks/serving.md      # the report
     python benchmarks/serving.py --calibrate                  # refit the efficiencies on the calibration split
     python benchmarks/serving.py --calibrate-memory           # refit only the non-torch memory constants
+    python benchmarks/serving.py --calibrate-ttft             # refit only the per-request overhead on TTFT rows
+    python benchmarks/serving.py --without-round2             # the report without the round-2 held-out rows
 
 `--calibrate` never reads held-out cases; it prints the fitted constants to copy into tools/serving_profiles.py.
+Two held-out rounds are reported apart: round 1 (`heldout_*.yaml`, frozen 2026-12-01, since spent: every figure was
+printed and read while the TTFT model was chosen) and round 2 (`heldout2_*.yaml`, frozen 2026-12-01 before any
+round-2 change; see tests/data/serving/README.md).
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ from tools.kv_cache import bytes_per_token_per_layer  # noqa: E402
 from tools.serving import estimate_serving  # noqa: E402
 from tools.serving_perf import weight_bytes  # noqa: E402
 from tools.serving_profiles import PROFILES, Engine, WeightFormat, peak_tflops  # noqa: E402
-from tools.serving_types import Load, LoadKind, ServingEstimate, ServingRequest  # noqa: E402
+from tools.serving_types import Arrivals, Load, LoadKind, ServingEstimate, ServingRequest  # noqa: E402
 from tools.vram_shape import shape_of  # noqa: E402
 
 # ------------------------------------------------------------------ the data (tests/data/serving/*.yaml)
@@ -87,7 +92,7 @@ class CaseLoadKind(str, Enum):
 
 class CaseLoad(Strict):
     kind: CaseLoadKind
-    value: float | None = None
+    value: float | None = None  # batch size, users, req/s; max_throughput: the prompts sent at once (--num-prompts)
 
 
 class EngineArgs(Strict):
@@ -130,6 +135,9 @@ class Case(Strict):
     command: str | None = None
     measured: list[Measured] = Field(min_length=1)
     notes: str | None = None
+    # closed loops only: `together` when the source pins every request to the same lengths (`--ignore-eos` with a
+    # fixed-length dataset), so that `--max-concurrency N` runs in waves of N that arrive together; else independent
+    arrivals: Arrivals = Arrivals.independent
 
 
 class Source(Strict):
@@ -158,6 +166,23 @@ def case_files() -> list[Path]:
 
 def is_heldout(path: Path) -> bool:
     return "heldout" in path.name
+
+
+class Split(str, Enum):
+    calibration = "calibration"
+    heldout1 = "heldout1"  # round 1: frozen first, spent (its figures were read while the TTFT model was chosen)
+    heldout2 = "heldout2"  # round 2: frozen before any round-2 change, evaluated once at the end
+
+
+SPLIT_LABEL = {Split.calibration: "calibration", Split.heldout1: "held out, round 1 (spent)",
+               Split.heldout2: "held out, round 2"}
+SPLIT_SHORT = {Split.calibration: "calib.", Split.heldout1: "held out 1 (spent)", Split.heldout2: "held out 2"}
+
+
+def split_of(path: Path) -> Split:
+    if path.name.startswith("heldout2_"):
+        return Split.heldout2
+    return Split.heldout1 if is_heldout(path) else Split.calibration
 
 
 def sha256(path: Path) -> str:
@@ -207,10 +232,12 @@ def load_catalog() -> Catalog:
 
 def request_for(case: Case) -> ServingRequest:
     kind = case.load.kind
-    if kind == CaseLoadKind.max_throughput:
-        load = Load(kind=LoadKind.max_throughput)
+    if kind == CaseLoadKind.max_throughput:  # with a value: that many prompts sent at once (a burst)
+        load = Load(kind=LoadKind.max_throughput, value=case.load.value)
     elif kind == CaseLoadKind.kv_capacity:
         load = Load(kind=LoadKind.concurrency, value=1)
+    elif kind == CaseLoadKind.concurrency:
+        load = Load(kind=LoadKind.concurrency, value=case.load.value, arrivals=case.arrivals)
     else:
         load = Load(kind=LoadKind(kind.value), value=case.load.value)
     a = case.engine_args
@@ -298,6 +325,7 @@ def naive(case: Case, catalog: Catalog, metric: Metric) -> float | None:
 class Row:
     file: str
     heldout: bool
+    split: Split
     case: Case
     metric: Metric
     measured: float
@@ -318,15 +346,17 @@ class Row:
         return None if self.naive is None else abs(self.naive - self.measured) / self.measured
 
 
-def evaluate(catalog: Catalog, heldout: bool | None = None) -> list[Row]:
+def evaluate(catalog: Catalog, heldout: bool | None = None, round2: bool = True) -> list[Row]:
+    """Every measured figure beside its prediction; `round2=False` leaves the round-2 held-out files unread."""
     rows = []
     for file, held, _source, case in load_cases():
-        if heldout is not None and held != heldout:
+        split = split_of(DATA / file)
+        if (heldout is not None and held != heldout) or (split == Split.heldout2 and not round2):
             continue
         est = estimate_serving(catalog.model(case.model), catalog.gpu(case.gpu), request_for(case), allow_no_fit=True)
         for m in case.measured:
-            rows.append(Row(file, held, case, m.metric, m.value, predicted(est, m.metric), naive(case, catalog, m.metric),
-                            PROFILES[case.engine].calibrated))
+            rows.append(Row(file, held, split, case, m.metric, m.value, predicted(est, m.metric),
+                            naive(case, catalog, m.metric), PROFILES[case.engine].calibrated))
     return rows
 
 
@@ -361,7 +391,8 @@ def _perf_rows(catalog: Catalog, cases: list[tuple[str, Case]]) -> list[Row]:
         est = estimate_serving(catalog.model(case.model), catalog.gpu(case.gpu), request_for(case), allow_no_fit=True)
         for m in case.measured:
             if m.metric.category != "kv":
-                rows.append(Row(file, False, case, m.metric, m.value, predicted(est, m.metric), None, True))
+                rows.append(Row(file, False, Split.calibration, case, m.metric, m.value, predicted(est, m.metric),
+                                None, True))
     return rows
 
 
@@ -377,6 +408,43 @@ def _fit(catalog: Catalog, engines: tuple[Engine, ...], names: tuple[str, ...], 
             best = round(min(scores)[1], 4)
             for e in engines:
                 PROFILES[e] = dataclasses.replace(PROFILES[e], **{name: best})
+
+
+TTFT_FIT_BELOW_MS = 1000.0  # a TTFT row informs the per-request overhead only when the queue does not swamp it
+TTFT_FITTED = (Engine.vllm,)  # engines whose request_overhead_ms --calibrate-ttft fitted (the rest: priors)
+
+
+def calibrate_ttft(catalog: Catalog) -> dict[Engine, float]:
+    """Fit each engine's `request_overhead_ms` on the calibration split's TTFT rows, nothing else.
+
+    The other constants stay as `--calibrate` fitted them on throughput; the overhead is scanned over its grid and
+    scored by the mean |log error| over the engine's calibration TTFT rows. An engine is fitted only when it has at
+    least one calibration TTFT row under TTFT_FIT_BELOW_MS (bursts' TTFTs of seconds to minutes do not move with a
+    few ms of overhead); otherwise its overhead stays a prior. Prints the scan; returns the fitted values.
+    """
+    cal = [(f, c) for f, held, _s, c in load_cases() if not held and any(m.metric == Metric.ttft_ms for m in c.measured)]
+    fitted: dict[Engine, float] = {}
+    for engine in Engine:
+        cases = [(f, c) for f, c in cal if c.engine == engine]
+        short = [c for _f, c in cases if any(m.metric == Metric.ttft_ms and m.value < TTFT_FIT_BELOW_MS for m in c.measured)]
+        if not short:
+            if cases:
+                print(f"{engine.value}: {len(cases)} TTFT rows, none under {TTFT_FIT_BELOW_MS:g} ms: request_overhead_ms "
+                      f"stays {PROFILES[engine].request_overhead_ms:g} (prior)")
+            continue
+        prior = PROFILES[engine]
+        scores = []
+        for value in GRID["request_overhead_ms"]:
+            PROFILES[engine] = dataclasses.replace(prior, request_overhead_ms=float(value))
+            rows = [r for r in _perf_rows(catalog, cases) if r.metric == Metric.ttft_ms]
+            scores.append((_loss(rows), float(value)))
+        best = min(scores)[1]
+        PROFILES[engine] = dataclasses.replace(prior, request_overhead_ms=best)
+        fitted[engine] = best
+        scan = ", ".join(f"{v:g} ms {loss:.3f}" for loss, v in scores)
+        print(f"{engine.value}: request_overhead_ms={best:g} on {len(cases)} TTFT rows ({len(short)} under "
+              f"{TTFT_FIT_BELOW_MS:g} ms); mean |log error| by value: {scan}")
+    return fitted
 
 
 def calibrate(catalog: Catalog, memory_only: bool = False) -> None:
@@ -468,32 +536,38 @@ def med(values: list[float]) -> float | None:
 def summary(rows: list[Row]) -> list[str]:
     out = ["| split | category | figures | median error (ours) | median error (naive roofline) | ours within 25 % | "
            "naive within 25 % |", "|---|---|---|---|---|---|---|"]
-    for held in (False, True):
+    for split in Split:
         for cat in ("throughput", "latency", "kv"):
-            sel = [r for r in rows if r.heldout == held and r.metric.category == cat]
+            sel = [r for r in rows if r.split == split and r.metric.category == cat]
             if not sel:
                 continue
             ours = [r.error for r in sel if r.error is not None]
             nai = [r.naive_error for r in sel if r.naive_error is not None]
             within = sum(e <= 0.25 for e in ours)
             nwithin = sum(e <= 0.25 for e in nai)
-            out.append(f"| {'held out' if held else 'calibration'} | {cat} | {len(sel)} | {pct(med(ours))} | "
+            out.append(f"| {SPLIT_LABEL[split]} | {cat} | {len(sel)} | {pct(med(ours))} | "
                        f"{pct(med(nai))} | {within}/{len(ours)} | {nwithin}/{len(nai)} |")
     return out
 
 
-def targets(rows: list[Row]) -> list[str]:
-    held = [r for r in rows if r.heldout]
+def targets(rows: list[Row], split: Split = Split.heldout1) -> list[str]:
+    """The targets on one held-out round (a category the round has no figure of is left out)."""
+    held = [r for r in rows if r.split == split]
+    name = SPLIT_LABEL[split]
     lines = []
     for cat in ("throughput", "latency"):
         errs = [r.error for r in held if r.metric.category == cat and r.error is not None]
+        if not errs:
+            continue
         m = med(errs)
         ok = m is not None and m <= TARGET_MEDIAN
-        lines.append(f"- Held-out {cat}: median error {pct(m)} over {len(errs)} figures — target ≤ 25 %: "
+        lines.append(f"- {name}, {cat}: median error {pct(m)} over {len(errs)} figures — target ≤ 25 %: "
                      f"{'**met**' if ok else '**missed**'}.")
     kv = [r for r in held if r.metric.category == "kv"]
+    if not kv:
+        return lines
     bad = [r for r in kv if r.error is None or r.error > TARGET_KV]
-    lines.append(f"- Held-out KV capacity: {len(kv) - len(bad)}/{len(kv)} within 5 % (max {pct(max((r.error or 0) for r in kv) if kv else None)}) "
+    lines.append(f"- {name}, KV capacity: {len(kv) - len(bad)}/{len(kv)} within 5 % (max {pct(max((r.error or 0) for r in kv) if kv else None)}) "
                  f"— target every case: {'**met**' if not bad else '**missed**'}" +
                  ("." if not bad else ": " + ", ".join(f"`{r.case.id}` {r.metric.value} {pct(r.signed)}" for r in bad) + "."))
     return lines
@@ -501,40 +575,194 @@ def targets(rows: list[Row]) -> list[str]:
 
 def findings(rows: list[Row]) -> list[str]:
     """Where the held-out errors are, computed from the rows (nothing here is typed in by hand)."""
-    held = [r for r in rows if r.heldout]
+    held = [r for r in rows if r.split == Split.heldout1]
+    cal = [r for r in rows if r.split == Split.calibration]
 
     def signed(sel: list[Row]) -> str:
         return pct(med([r.signed for r in sel if r.signed is not None]))
 
     ttft = [r for r in held if r.metric == Metric.ttft_ms]
+    ttft_vllm = [r for r in ttft if r.case.engine == Engine.vllm and r.case.model != "mistral-7b"]
+    cal_ttft = [r for r in cal if r.metric == Metric.ttft_ms]
+    cal_low = [r for r in cal_ttft if r.case.load.kind != CaseLoadKind.max_throughput]
+    cal_burst = [r for r in cal_ttft if r.case.load.kind == CaseLoadKind.max_throughput]
     tpot = [r for r in held if r.metric in (Metric.tpot_ms, Metric.decode_tok_s)]
-    burst = [r for r in held if r.case.load.kind == CaseLoadKind.max_throughput]
-    burst_trt = [r for r in burst if r.case.engine == Engine.trtllm]
+    burst_rows = [r for r in held if r.case.load.kind == CaseLoadKind.max_throughput]
+    burst_trt = [r for r in burst_rows if r.case.engine == Engine.trtllm]
     low = [r for r in held if r.case.load.kind == CaseLoadKind.concurrency and r.metric == Metric.output_tok_s]
+    by_id = {(r.case.id, r.metric): r for r in held}
+    pair = [by_id.get((f"gpustack-q8b-h100-{e}-bf16-c4", Metric.ttft_ms)) for e in ("vllm", "sglang")]
+    gap = (f"a mean TTFT of {num(pair[0].measured)} ms on vLLM and {num(pair[1].measured)} ms on SGLang at 4 users"
+           if all(pair) else "different engines' TTFTs")
     return [
         f"- Decode speed generalises: held-out TPOT and batch-1 decode figures have a median signed error of "
         f"{signed(tpot)} ({len(tpot)} figures), and closed-loop output tok/s {signed(low)} ({len(low)} figures).",
-        f"- Time to first token is the weak spot: median signed error {signed(ttft)} over {len(ttft)} held-out figures. "
-        "The per-request front-end time (`request_overhead_ms`) is a prior — the calibration split has no TTFT "
-        "measurement to fit it on — and at 32-48 concurrent users the measured TTFT grows faster than the M/D/1 "
+        f"- Time to first token is still the weak spot: median signed error {signed(ttft)} over {len(ttft)} held-out "
+        f"figures ({signed(ttft_vllm)} for the {len(ttft_vllm)} vLLM ShareGPT ones at 1-8 users). On the calibration "
+        f"side the TTFT model holds: {signed(cal_low)} signed over {len(cal_low)} figures at low load (a vLLM L4 sweep, "
+        f"Lambda's 10-prompt bursts) and {signed(cal_burst)} over {len(cal_burst)} GPUStack bursts of 100-1,000 "
+        "prompts. GPUStack's latency runs use the chat endpoint (`--backend openai-chat`), the calibration sources "
+        f"the completions endpoint; with the same client, GPU and prompts GPUStack measured {gap}, a gap the code "
+        "reading below does not account for. At 16-48 users the RTX 4090 sweep's TTFT grows faster than the M/D/1 "
         "prefill queue predicts.",
-        f"- Maximum-throughput bursts are over-predicted: median signed error {signed(burst)} over {len(burst)} held-out "
-        f"figures ({signed(burst_trt)} for the {len(burst_trt)} TensorRT-LLM ones). They are Qwen3-32B on one H100, "
-        "where the KV pool is small, served with `trtllm-serve` defaults; the TensorRT-LLM constants come mostly "
+        f"- Maximum-throughput bursts are over-predicted: median signed error {signed(burst_rows)} over {len(burst_rows)} "
+        f"held-out figures ({signed(burst_trt)} for the {len(burst_trt)} TensorRT-LLM ones). They are Qwen3-32B on one "
+        "H100, where the KV pool is small, served with `trtllm-serve` defaults; the TensorRT-LLM constants come mostly "
         "from NVIDIA's tuned `trtllm-bench` runs, and the estimator takes every request at the mean length, so the tail "
         "of a burst (the longest requests finishing at a small batch) is not in it.",
         "- KV capacity transfers from vLLM 0.6-0.9 logs to vLLM 0.19: every held-out case is inside 5 %.",
     ]
 
 
+def findings_round2(rows: list[Row]) -> list[str]:
+    """Where the round-2 errors are, computed from the rows (nothing here is typed in by hand)."""
+    r2 = [r for r in rows if r.split == Split.heldout2]
+
+    def signed(sel: list[Row]) -> str:
+        return pct(med([r.signed for r in sel if r.signed is not None]))
+
+    def absolute(sel: list[Row]) -> str:
+        return pct(med([r.error for r in sel if r.error is not None]))
+
+    out = []
+    for metric in (Metric.ttft_ms, Metric.tpot_ms, Metric.e2e_ms):
+        sel = [r for r in r2 if r.metric == metric]
+        if sel:
+            out.append(f"- {metric.value}: median error {absolute(sel)}, signed {signed(sel)} over {len(sel)} figures.")
+    ttft = [r for r in r2 if r.metric == Metric.ttft_ms]
+    short = [r for r in ttft if r.case.input_len <= 1024]
+    long_ = [r for r in ttft if r.case.input_len >= 4096]
+    if short and long_:
+        out.append(f"- TTFT by prompt length: signed {signed(short)} for the {len(short)} prompts of at most 1,024 "
+                   f"tokens, {signed(long_)} for the {len(long_)} of 4,096 tokens or more.")
+    groups: dict[tuple[str, str, int], list[Row]] = {}
+    for r in ttft:
+        groups.setdefault((r.case.model, r.case.gpu, r.case.gpus), []).append(r)
+    for (model, gpu, n), sel in sorted(groups.items()):
+        tpot = [r for r in r2 if r.metric == Metric.tpot_ms and (r.case.model, r.case.gpu, r.case.gpus) == (model, gpu, n)]
+        out.append(f"- {model} on {gpu} × {n}: TTFT signed {signed(sel)} ({len(sel)} figures)"
+                   + (f", TPOT signed {signed(tpot)} ({len(tpot)})." if tpot else "."))
+    return out
+
+
+# What was chosen when, and what the person choosing had seen: written by hand, kept here so that the report carries
+# it every time it is regenerated (the figures in it are the ones the report printed at the time).
+HONEST_READING = [
+    "## Honest reading: what was chosen when",
+    "",
+    "### The held-out throughput figure (hand-written, 2026-12-01)",
+    "",
+    "The drop from 21.9 % to 9.6 % median held-out throughput error came with the vLLM profile-run model (issue 11 "
+    "follow-up): vLLM releases before the fused sampler (PR #33538, merged about 2026-02; taken as v0.16) warm the "
+    "sampler up with a full-vocabulary sort, which takes about 5.6 GiB out of the KV pool of the GPUStack v0.11.0 "
+    "Qwen3-32B/H100 runs. The rule comes from vLLM's code and PR logs, but the helper who wrote it had looked at the "
+    "overhead the held-out v0.19/v0.11 logs implied before finding that evidence, so treat the held-out throughput "
+    "figure as partly informed by held-out data. With v0.11 counted as fused the figure is 21.9 % (still under the "
+    "25 % target); latency and KV capacity are unaffected by that choice.",
+    "",
+    "### TTFT: bursts, waves and the per-request overhead (hand-written, 2026-12-02)",
+    "",
+    "Before this work the committed report already showed every held-out figure (TTFT signed median -48.0 %, latency "
+    "median 22.4 %, the per-case rows); nothing below was tuned to them, but the person choosing had seen them. In "
+    "order:",
+    "",
+    "1. Mechanisms, from how the engines schedule: a burst (`--request-rate inf --num-prompts M`) is a first wave the "
+    "engine admits at once (by its KV admission rule: vLLM on the prompt, SGLang on the prompt + 0.7 × the output, "
+    "TensorRT-LLM on the whole sequence), reaching the engine no faster than its front end, then a queue for slots; "
+    "requests of a closed loop that arrive together wait for their wave's chunked prefill. 34 calibration TTFT figures "
+    "were added (`calibration_ttft.yaml`: GPUStack's Qwen3-14B bursts, Lambda's 10-prompt bursts, wmx.dev's vLLM L4 "
+    "sweep).",
+    "2. The first run of the new code printed the held-out rows. At that point lockstep was inferred from any "
+    "fixed-length closed loop, which put the held-out RTX 4090 sweep (lengths \"fixed\", no `--ignore-eos` stated; the "
+    "post calls its arrivals Poisson) at +93 … +383 % and the held-out latency median at 46.8 %. Lockstep was then "
+    "made an explicit case field (`arrivals: together`), set only where a source pins its outputs with `--ignore-eos` "
+    "(the L4 sweep); every held-out case keeps independent arrivals. That narrowing was decided after seeing held-out "
+    "rows: the held-out latency figure is informed by held-out data to that extent. The admission rule of step 1 was "
+    "also settled after that run; it changes only bursts' TTFT, and no held-out case measures one.",
+    "3. `request_overhead_ms` was then fitted alone on the calibration TTFT rows (`--calibrate-ttft`; the rule — fit an "
+    "engine only where it has a calibration TTFT under one second, take the grid minimum — fixed before the scan): "
+    "vLLM 20 → 25 ms (scan flat from 20 to 30 ms); SGLang and TensorRT-LLM stay priors. The held-out result of that "
+    "fit: TTFT signed median -48.0 % → -42.5 %, and the latency median 22.4 % → 30.4 %, which misses the 25 % target: "
+    "the median of the 19 held-out latency figures sits on one figure (the RTX 4090 sweep at 4 users, +22.4 % → +30.4 "
+    "%), between ten TPOT/TTFT figures under 20 % and eight TTFT figures near -40 %. Keeping the prior 20 ms gives back "
+    "exactly the previous held-out figures (22.4 %, -48.0 %); choosing it now would be a choice made on held-out "
+    "results, so the calibration fit stands and the miss is reported.",
+    "",
+    "### Round 2: a fresh held-out set, the first-token path read from the code (hand-written, 2026-12-01)",
+    "",
+    "Round 1 had been read by everyone who chose the TTFT model, so it is called spent from here on and kept as a "
+    "check. In order:",
+    "",
+    "1. Round 2 was gathered first from sources no file used before (Tenstorrent's vLLM reference runs on NVIDIA "
+    "GPUs in tt-inference-server issues #143 and #340; vLLM issue #20469) and frozen with its hashes "
+    "(tests/data/serving/README.md) before any code changed. The estimator was not run on it until step 4 (the "
+    "working scripts skipped `heldout2_*`; the report gained `--without-round2`). It falls short of the aim: 61 "
+    "latency figures, but two sources and two GPU types (2× H100, A100), all at one user and all vLLM.",
+    "2. The path from the client's POST to the first token was read in vLLM's code (the section above). One "
+    "mechanism changed the model: one user finds the engine idle and gets the first token with the prefill step, "
+    "so the half decode step that had stood in TTFT at one user went, and E2E counts tokens − 1 decode steps. The "
+    "chat endpoint's extra work and GPUStack's vLLM-versus-SGLang gap were looked for and not found in the code; "
+    "nothing was modelled for them.",
+    "3. `--calibrate-ttft` was rerun by its unchanged rule (calibration files only): vLLM's request overhead stays "
+    "25 ms. Checks on data already seen: calibration latency median 13.7 % → 12.8 %; round 1 (spent) latency "
+    "median 30.4 % (unchanged, the same figure sits on the median), TTFT signed -42.5 % → -43.1 %, throughput 9.6 % "
+    "→ 9.3 %, KV capacity 7/7; the golden evaluation unchanged (226/228, the same two failures).",
+    "4. Round 2 was then evaluated once: latency median 35.5 % over 61 figures, the 25 % target missed. TTFT is "
+    "over-predicted (signed +53.6 %, 22 figures; +11.6 % for vLLM issue #20469's 16,000-token prompt), TPOT "
+    "under-predicted (signed -33.5 %): the 2× H100 Qwen2.5-72B runs decode as modelled (-8.5 %), the A100 runs "
+    "decode 1.2-2× slower than modelled (Qwen3-14B -25 … -37 %, Qwen3-30B-A3B -49 %), for a reason the issues do "
+    "not state. Nothing was changed after this run.",
+    "5. Read after the evaluation: three of the Tenstorrent TTFTs are faster than the GPUs can prefill at all "
+    "(counting the whole TTFT as prefill and only the linear layers' FLOPs: Qwen2.5-72B at 2,048 tokens on 2× H100 "
+    "101 % of dense BF16 peak, Qwen3-14B at 4,096 tokens on an A100 179 %, Qwen3-30B-A3B at 4,096 tokens 115 %), and "
+    "on the A100 the TTFT falls from 3,072 to 4,096 tokens for both models. The likeliest cause is "
+    "vLLM V1's prefix cache (on by default) serving part of the prompts of the 2-8 requests per row, which the "
+    "README's scope leaves out; it was not known at the freeze, the files stay as frozen, and round 2's TTFT "
+    "result is reported as it came out with this caveat.",
+]
+
+
+# How a benchmark's time to first token is made up, read from the code (written before round 2 was evaluated).
+TTFT_MECHANISM = [
+    "## How the first token is timed (read from the code, 2026-12-01, before round 2 was evaluated)",
+    "",
+    "- The client (`vllm bench serve`, `vllm/benchmarks/lib/endpoint_request_func.py`) takes the start time just "
+    "before the POST and stamps TTFT on the first server-sent event that carries `choices`: on `/v1/completions` "
+    "even when its text is empty, on `/v1/chat/completions` the role delta. vLLM's chat server "
+    "(`vllm/entrypoints/openai/serving_chat.py`) writes that role delta inside its loop over the engine's outputs, "
+    "on the first one, so it leaves with the first generated token (vLLM's 2023 chat server sent it before the loop, "
+    "where a chat TTFT measured only the front end). TPOT is (E2E − TTFT) / (tokens − 1).",
+    "- The server (V1 engine, vLLM 0.8 on): HTTP parsing and request validation; on the chat endpoint only, "
+    "parsing the conversation, detecting the template's content format and rendering the Jinja chat template "
+    "(vLLM PR #20065 measured the uncached detection at 6-8 s per 1,000 requests and cached it for v0.10; PR #19735 "
+    "lets `--chat-template-content-format` skip it); tokenising the prompt in the API-server process; the hop to "
+    "the EngineCore process over ZMQ; the EngineCore's busy loop picks the request up at once when idle, otherwise "
+    "after the step in flight, and schedules running requests before waiting ones; the prompt gets what is left of "
+    "the step's token budget (`max_num_batched_tokens`: 8,192 for the API server on GPUs of 70 GiB or more other "
+    "than A100s, else 2,048; `vllm/engine/arg_utils.py`), so a prompt of L tokens takes ⌈L / budget⌉ steps; the "
+    "model runner throws away the samples of partial chunks (`discard_request_indices`, "
+    "`vllm/v1/worker/gpu_model_runner.py`), so the first token comes with the step that finishes the prompt; it "
+    "crosses back over ZMQ, the API server detokenises it incrementally and writes the first event.",
+    "- Modelled: the per-request time outside the GPU as one constant per engine (`request_overhead_ms`); the "
+    "prefill in chunks of the step budget, each reading the weights and paying the step overhead, plus causal "
+    "attention; half a decode step in flight when other requests keep the engine busy; and, from this reading, none "
+    "at one user (the client sends the next request only after the last one finished, so the engine is idle) and "
+    "E2E = TTFT + (tokens − 1) decode steps, the prefill step yielding the first token (before: half a step at one "
+    "user and one decode step too many in E2E).",
+    "- Not modelled: the chat endpoint's extra work (the code shows a few ms at most since v0.10); tokenising and "
+    "hashing the prompt's blocks for the prefix cache (microseconds per token: a few ms at 8K tokens); GPUStack's "
+    "vLLM-versus-SGLang TTFT gap on the same client, GPU and prompts, which nothing found in the code explains.",
+]
+
+
 def by_engine(rows: list[Row]) -> list[str]:
     out = ["| split | engine | figures | median error (ours) | median error (naive) |", "|---|---|---|---|---|"]
-    for held in (False, True):
+    for split in Split:
         for engine in Engine:
-            sel = [r for r in rows if r.heldout == held and r.case.engine == engine and r.metric.category != "kv"]
+            sel = [r for r in rows if r.split == split and r.case.engine == engine and r.metric.category != "kv"]
             if not sel:
                 continue
-            out.append(f"| {'held out' if held else 'calibration'} | {engine.value} | {len(sel)} | "
+            out.append(f"| {SPLIT_LABEL[split]} | {engine.value} | {len(sel)} | "
                        f"{pct(med([r.error for r in sel if r.error is not None]))} | "
                        f"{pct(med([r.naive_error for r in sel if r.naive_error is not None]))} |")
     return out
@@ -543,11 +771,12 @@ def by_engine(rows: list[Row]) -> list[str]:
 def case_table(rows: list[Row]) -> list[str]:
     out = ["| split | case | engine | GPU × n (TP, PP) | model, weights | in / out | load | metric | measured | "
            "predicted | error | naive | naive error |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for r in sorted(rows, key=lambda r: (r.heldout, r.file, r.case.id, r.metric.value)):
+    order = list(Split)
+    for r in sorted(rows, key=lambda r: (order.index(r.split), r.file, r.case.id, r.metric.value)):
         c = r.case
         load = c.load.kind.value + (f" {c.load.value:g}" if c.load.value else "")
         out.append(
-            f"| {'held out' if r.heldout else 'calib.'} | [{c.id}]({c.url}) | {c.engine.value} | {c.gpu} × {c.gpus} "
+            f"| {SPLIT_SHORT[r.split]} | [{c.id}]({c.url}) | {c.engine.value} | {c.gpu} × {c.gpus} "
             f"({c.tp}, {c.pp}) | {c.model}, {c.weights.value} | {c.input_len} / {c.output_len} | {load} | "
             f"{r.metric.value} | {num(r.measured)} | {num(r.predicted)} | {pct(r.signed)} | {num(r.naive)} | "
             f"{pct(None if r.naive is None else (r.naive - r.measured) / r.measured)} |"
@@ -557,12 +786,13 @@ def case_table(rows: list[Row]) -> list[str]:
 
 def constants() -> list[str]:
     out = ["| engine | calibrated | bandwidth efficiency | step overhead | per layer | per sequence | prefill MFU | "
-           "large-batch decode MFU | request overhead (prior) | front end per request | fitted on |",
+           "large-batch decode MFU | request overhead | front end per request | fitted on |",
            "|---|---|---|---|---|---|---|---|---|---|---|"]
     for engine, p in PROFILES.items():
         out.append(f"| {p.name} | {'yes' if p.calibrated else 'no (prior)'} | {p.bandwidth_efficiency:.3f} | "
                    f"{p.step_overhead_ms:g} ms | {p.layer_overhead_us:g} µs | {p.seq_overhead_us:g} µs | "
-                   f"{p.prefill_mfu:.2f} | {p.decode_mfu:.2f} | {p.request_overhead_ms:g} ms | {p.request_cpu_ms:g} ms | "
+                   f"{p.prefill_mfu:.2f} | {p.decode_mfu:.2f} | {p.request_overhead_ms:g} ms"
+                   f"{'' if engine in TTFT_FITTED else ' (prior)'} | {p.request_cpu_ms:g} ms | "
                    f"{p.cases} figures |")
     factors = ", ".join(f"{f.value} {v:g}{'' if f in serving_profiles.FORMAT_FACTOR_CALIBRATED else ' (prior)'}"
                         for f, v in serving_profiles.FORMAT_BANDWIDTH_FACTOR.items() if f.quantised)
@@ -577,10 +807,11 @@ def constants() -> list[str]:
     return out
 
 
-def report(catalog: Catalog) -> str:
-    rows = evaluate(catalog)
+def report(catalog: Catalog, round2: bool = True) -> str:
+    rows = evaluate(catalog, round2=round2)
     cases = {r.case.id: r for r in rows}
-    held_cases = {r.case.id for r in rows if r.heldout}
+    held1 = {r.case.id for r in rows if r.split == Split.heldout1}
+    held2 = {r.case.id for r in rows if r.split == Split.heldout2}
     gpus = {r.case.gpu for r in rows}
     engines = {r.case.engine.value for r in rows}
     lines = [
@@ -588,7 +819,8 @@ def report(catalog: Catalog) -> str:
         "",
         "Generated by `python benchmarks/serving.py > benchmarks/serving.md` from `tests/data/serving/` "
         f"({len(cases)} cases, {len(rows)} measured figures, {len(gpus)} GPU types, {len(engines)} engines; "
-        f"{len(held_cases)} cases held out by source and frozen before calibration — see tests/data/serving/README.md).",
+        f"{len(held1)} cases held out by source and frozen before calibration (round 1, since spent), "
+        f"{len(held2)} more frozen before any round-2 change (round 2) — see tests/data/serving/README.md).",
         "",
         "Error = |predicted − measured| / measured (the per-case table shows it signed). *Naive roofline*: a decode "
         "step = max(weights ÷ peak bandwidth, 2·N·B ÷ peak FLOPS) at 100 % efficiency, no overhead or KV reads; "
@@ -596,9 +828,14 @@ def report(catalog: Catalog) -> str:
         "",
         "## Targets",
         "",
-        *targets(rows),
+        "Round 2 is the held-out test now; round 1 is spent (its figures were read while the TTFT model was chosen) "
+        "and is kept as a check.",
         "",
-        "What the held-out errors say:",
+        *(targets(rows, Split.heldout2) if held2 else ["- Round 2: not evaluated in this run (`--without-round2`)."]),
+        *targets(rows, Split.heldout1),
+        "",
+        *(["What round 2 says:", "", *findings_round2(rows), ""] if held2 else []),
+        "What round 1 (spent) says:",
         "",
         *findings(rows),
         "",
@@ -617,14 +854,19 @@ def report(catalog: Catalog) -> str:
         "engines share the decode-step constants (bandwidth efficiency, step overhead), fitted on their "
         "low-concurrency runs; MFUs, per-sequence CPU time and the front-end cap are fitted per engine on the "
         "maximum-throughput runs; llama.cpp's three decode constants on its batch-1 runs; the memory constants on the "
-        "start-up logs (median |log error|). The request overhead is a prior everywhere (no TTFT in the calibration "
-        "split).",
+        "start-up logs (median |log error|). The per-request overhead (time outside the GPU before the first token) is "
+        "fitted alone by `--calibrate-ttft` on the calibration TTFT rows where an engine has some under one second "
+        "(vLLM); elsewhere it is a prior.",
         "",
         *constants(),
         "",
         "## Every figure",
         "",
         *case_table(rows),
+        "",
+        *TTFT_MECHANISM,
+        "",
+        *HONEST_READING,
         "",
     ]
     return "\n".join(lines)
@@ -634,12 +876,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calibrate", action="store_true", help="refit the constants on the calibration split")
     parser.add_argument("--calibrate-memory", action="store_true", help="refit only the non-torch memory constants")
+    parser.add_argument("--calibrate-ttft", action="store_true", help="refit only the per-request overhead on TTFT rows")
+    parser.add_argument("--without-round2", action="store_true", help="leave the round-2 held-out files unread")
     args = parser.parse_args(argv)
     catalog = load_catalog()
+    if args.calibrate_ttft:
+        calibrate_ttft(catalog)
+        return 0
     if args.calibrate or args.calibrate_memory:
         calibrate(catalog, memory_only=args.calibrate_memory)
         return 0
-    sys.stdout.write(report(catalog))
+    sys.stdout.write(report(catalog, round2=not args.without_round2))
     return 0
 
 

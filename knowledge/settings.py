@@ -59,7 +59,9 @@ class Settings(BaseSettings):
 
     @property
     def exchange_rate(self) -> ExchangeRate:
-        if self.usd_cny == DEFAULT_USD_CNY and self.usd_cny_as_of is None:
+        # built in only when nobody set the rate: a flag, GPU_ADVISOR_USD_CNY or a config file put it in
+        # model_fields_set, even at the built-in value, and an override carries no age of ours
+        if "usd_cny" not in self.model_fields_set and self.usd_cny_as_of is None:
             return ExchangeRate(usd_cny=DEFAULT_USD_CNY, as_of=DEFAULT_USD_CNY_AS_OF, source=DEFAULT_USD_CNY_SOURCE,
                                 source_code=FxSource.builtin, today=self.today_date)
         return ExchangeRate(
@@ -67,7 +69,7 @@ class Settings(BaseSettings):
             as_of=self.usd_cny_as_of or self.today_date,
             source="configured (GPU_ADVISOR_USD_CNY)",
             source_code=FxSource.configured,
-            today=self.today_date,
+            today=self.today_date if self.usd_cny_as_of is not None else None,
         )
 
     @property

@@ -40,6 +40,7 @@ from tools.domain import (
 from tools.errors import error_note
 from tools.messages import has_code, render, render_change, render_component, render_suggestion
 from tools.messages.catalog import _table
+from tools.messages.format import fill
 from tools.notes import Change, ChangeKind, Note, NoteCode, Suggestion
 from tools.schemas import (
     CostRequest,
@@ -228,6 +229,9 @@ RUNS: dict[str, Callable[[Env], Any]] = {
     "short-context model": _vram(lambda env: _short_model(), mode="lora"),
     "LoRA defaults": _vram("llama-2-13b", mode="lora"),
     "LoRA pure bf16, attention only": _vram("llama-2-13b", mode="lora", master_weights="none", lora_targets="attention"),
+    "QLoRA through PEFT's kbit prepare, HF autocast": _vram("llama-2-7b", mode="qlora", kbit_prepare=True, autocast=True),
+    "full pure bf16, HF autocast, foreach AdamW": _vram("llama-2-7b", mode="full", master_weights="none", autocast=True,
+                                                       foreach_step=True),
     "QLoRA": _vram("qwen2.5-7b", mode="qlora"),
     "full fp32": _vram("llama-2-7b", mode="full", precision="fp32", optimizer="sgd", checkpointing="none"),
     "full pure bf16, SGD": _vram("llama-2-7b", mode="full", master_weights="none", optimizer="sgd"),
@@ -587,6 +591,106 @@ def test_money_and_dates_per_language():
     assert render(note, "en") == "within budget: ¥15,234/month ≤ ¥20,000"
     assert render(Note.of("price.as_of", as_of="2026-07-20"), "zh") == "2026-07-20 数据"
     assert render(Note.of("price.as_of", as_of=None), "en") == "date unknown"
+
+
+@pytest.mark.parametrize(
+    "value, en, zh",
+    [
+        ("2026-07-20", "2026-07-20", "2026-07-20"),  # a day, as the source gives it
+        ("2026-10", "2026-10", "2026-10"),  # a month-level date
+        (None, "date unknown", "日期未知"),  # the source gives no date: said, never left blank
+        ("", "date unknown", "日期未知"),
+    ],
+)
+def test_date_or_unknown(value, en, zh):
+    from tools.messages import formatter
+
+    assert (formatter("en").date_or_unknown(value), formatter("zh").date_or_unknown(value)) == (en, zh)
+
+
+# where the words for a missing date may still be written out, and why
+DATE_UNKNOWN_KNOWN = {
+    "tools/messages/format.py": "Formatter.date_or_unknown: the one place",
+    "tools/domain.py": "Price.age_text, a short English label the catalog's own tests read (test_notes_no_sentences)",
+}
+
+
+def test_the_words_for_a_missing_date_are_written_once():
+    """Regression: 'date unknown' / '日期未知' were spelled out in each handler; they come from Formatter.date_or_unknown."""
+    import ast
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    found = []
+    for top in ("tools", "assistant", "ui"):
+        for path in sorted((root / top).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                          if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                          and n.body and isinstance(n.body[0], ast.Expr)}
+            for node in ast.walk(tree):
+                if (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+                        and ("date unknown" in node.value or "日期未知" in node.value)):
+                    found.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert sorted({f.split(":")[0] for f in found}) == sorted(DATE_UNKNOWN_KNOWN), found
+
+
+@pytest.mark.parametrize(
+    "n, one, many, en",
+    [
+        (1, "replica", None, "1 replica"),
+        (1.0, "replica", None, "1 replica"),  # gpu counts arrive as floats
+        (2, "replica", None, "2 replicas"),
+        (0, "option", None, "0 options"),  # zero takes the plural
+        (1, "near-miss", "near-misses", "1 near-miss"),
+        (3, "near-miss", "near-misses", "3 near-misses"),
+        (1_200, "passage", None, "1,200 passages"),
+    ],
+)
+def test_english_counts_take_their_plural(n, one, many, en):
+    from tools.messages import formatter
+
+    assert formatter("en").count(n, one, many) == en
+    spec = f"{{n:count:{one}" + (f":{many}" if many else "") + "}"  # the template form: {n:count:replica}
+    assert fill(spec, {"n": n}, "en") == en
+
+
+def test_chinese_counts_have_no_plural():
+    from tools.messages import formatter
+
+    assert [formatter("zh").count(n, "个副本") for n in (1, 2)] == ["1 个副本", "2 个副本"]
+
+
+@pytest.mark.parametrize(
+    "params, en, zh",
+    [
+        # Regression: "2 GPUs: 1 replica(s) × TP 2"
+        (dict(copies=1, gpus=2, tp=2, pp=1, nodes=1, replicas=1), "2 GPUs: 1 replica × TP 2", "2 张卡：1 个副本 × TP 2"),
+        (dict(copies=1, gpus=4, tp=2, pp=1, nodes=1, replicas=2), "4 GPUs: 2 replicas × TP 2", "4 张卡：2 个副本 × TP 2"),
+        (dict(copies=2, gpus=16, tp=8, pp=2, nodes=2, replicas=1), "2 copies × 16 GPUs: 1 replica × TP 8 × PP 2 over 2 machines",
+         "2 份 × 16 张卡：1 个副本 × TP 8 × PP 2，2 台机器"),
+        (dict(copies=1, gpus=8, tp=4, pp=2, nodes=1, replicas=1), "8 GPUs: 1 replica × TP 4 × PP 2 over 1 machine",
+         "8 张卡：1 个副本 × TP 4 × PP 2，1 台机器"),
+    ],
+)
+def test_a_serving_layout_counts_its_replicas(params, en, zh):
+    note = Note.of("serve_rec.layout", **params)
+    assert (render(note, "en"), render(note, "zh")) == (en, zh)
+
+
+# message tables that still write a plural as "(s)", and why (each a change named in a helper report)
+PLURAL_S_KNOWN = {
+}
+
+
+def test_no_message_writes_a_plural_as_s_in_brackets():
+    """Regression: '1 replica(s)', '2 passage(s)'; English counts use Formatter.count ({n:count:replica})."""
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    found = {str(path.relative_to(root)) for path in sorted((root / "tools" / "messages").glob("*.py"))
+             if re.search(r"[a-z]\((?:s|es)\)", path.read_text(encoding="utf-8"))}
+    assert found == set(PLURAL_S_KNOWN)
 
 
 def test_the_rate_names_its_source_per_language():

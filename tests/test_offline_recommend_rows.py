@@ -1,4 +1,9 @@
-"""The recommendation table's 'why' cells: a note every row would repeat is said once (assistant/offline/handlers/recommend.py)."""
+"""Pure pieces of the offline handlers (assistant/offline/handlers/).
+
+The recommendation table's 'why' cells (a note every row would repeat is said once; an option ranked above
+a cheaper one says why), the provider display names an Env builds once per catalog, and the estimate-only
+plan the guidance answer borrows from the feasibility handler.
+"""
 
 from __future__ import annotations
 
@@ -35,3 +40,101 @@ def test_shared_notes(options, shared):
 def test_row_notes_take_two_reasons_and_one_warning():
     o = option([CN, CN | {"params": {"region": "cn-beijing"}}, CN | {"params": {"region": "x"}}], [INT4, TIGHT])
     assert [n.code for n in row_notes(o)] == ["option.mainland", "option.mainland", "serving.quality_perplexity"]
+
+
+BAND = {"code": "rank.band", "params": {"provider": "lium", "instance": "RTX4090_1x", "gpu_count": 1.0, "gpu": "RTX-4090",
+                                        "nodes": 1, "cheaper_fraction": 0.0345, "factor": "grade"}}
+
+
+def test_a_row_above_a_cheaper_one_says_why_first():
+    """Regression: RunPod's A5000 at $211.70 sat above Lium's cheaper 4090 ($204.40) with '—' in its 'why' cell."""
+    o = option([{"code": "option.fit", "params": {}}, CN, BAND], [INT4])
+    notes = row_notes(o)
+    assert [n.code for n in notes] == ["rank.band_row", "option.mainland", "serving.quality_perplexity"]
+    assert notes[0].params == BAND["params"]  # the same typed params, said short
+    assert [n.code for n in row_notes(option([CN]))] == ["option.mainland"]  # no band reason: nothing added
+
+
+@pytest.mark.parametrize(
+    "factor, en, zh",
+    [
+        ("grade", "ahead of Lium's 1 × RTX-4090 (3.5% cheaper): more trustworthy price source",
+         "排在 Lium 的 1 × RTX-4090（便宜 3.5%）之前：价格来源更可靠"),
+        ("freshness", "ahead of Lium's 1 × RTX-4090 (3.5% cheaper): fresher price", "排在 Lium 的 1 × RTX-4090（便宜 3.5%）之前：价格更新"),
+        ("fit", "ahead of Lium's 1 × RTX-4090 (3.5% cheaper): better fit", "排在 Lium 的 1 × RTX-4090（便宜 3.5%）之前：更合适"),
+    ],
+)
+def test_the_why_cell_of_a_band_row_in_both_languages(env, factor, en, zh):
+    from assistant.offline.handlers.recommend import option_row
+
+    band = {**BAND, "params": {**BAND["params"], "factor": factor}}
+    o = dict(provider="runpod", instance="1x_RTXA5000_SECURE", gpu="RTX-A5000", gpu_count=1, total_gpus=1, per_gpu_gib=17.3,
+             gpu_usable_gib=21.3, monthly_cost=211.7, currency="USD", price_grade="official list price", price_as_of=None,
+             reasons=[band], warnings=[])
+    # the provider of the cheaper option by its display name (the catalog's), as in the rest of the answer
+    assert (option_row(o, "month", "en", env)[-1], option_row(o, "month", "zh", env)[-1]) == (en, zh)
+
+
+# ------------------------------------------------------------------ Env and the feasibility estimate
+
+
+@pytest.fixture(scope="module")
+def env():
+    import datetime as dt
+
+    from assistant.offline.handlers.base import Env
+    from knowledge.catalog import load_catalog
+    from knowledge.settings import Settings
+
+    return Env(catalog=load_catalog(Settings(catalog_dir=None)), today=dt.date(2026, 12, 1))
+
+
+def test_display_names_are_built_once_per_catalog(env):
+    from assistant.offline.handlers.base import Env
+
+    names = env.display_names()
+    assert env.display_names() is names  # cached: not rebuilt per answer
+    assert names["gpushare"] == (env.catalog.providers["gpushare"].name, "恒源云")
+    assert len(names) == len(env.catalog.providers)
+    with pytest.raises(TypeError):
+        names["x"] = ("X", None)  # shared across answers: read-only
+    other = Env(catalog=env.catalog, today=env.today)
+    assert other.display_names() == names  # another Env over the same catalog: the same names
+
+
+def feasibility_ctx(**slots):
+    from assistant.offline.context import TurnContext
+
+    return TurnContext(frame="feasibility", slots=slots, question="3090 24G, llama-7b LoRA, OOM: what am I doing wrong?",
+                       stated=sorted(slots))
+
+
+@pytest.mark.parametrize(
+    "slots, targets",
+    [
+        ({"model": "llama-2-7b", "mode": "lora", "gpus": ["RTX-3090"]}, True),  # a named GPU: a fit target
+        ({"model": "llama-2-7b", "mode": "inference", "available_gib": 24.0}, True),  # "my 24 GB"
+        ({"model": "llama-2-7b"}, False),  # no hardware: the sharded counts, and the mode assumed
+    ],
+)
+def test_the_estimate_plan_is_the_feasibility_plan_without_its_searches(env, slots, targets):
+    from assistant.offline.handlers.memory import FeasibilityHandler
+
+    ctx = feasibility_ctx(**slots)
+    full, estimate = FeasibilityHandler().plan(ctx, env), FeasibilityHandler().estimate_plan(ctx, env)
+    assert [(c.name, c.key) for c in estimate.calls] == [("estimate_vram", "main")]
+    assert [c for c in full.calls if c.key == "main"] == estimate.calls
+    assert {c.name for c in full.calls if c.key != "main"} == {"search_guidance"}
+    assert (estimate.defaults, estimate.data) == (full.defaults, full.data) and estimate.data["targets"] is targets
+
+
+def test_the_guidance_answer_plans_its_search_and_the_estimate_only(env):
+    from assistant.offline.handlers.memory import FeasibilityHandler
+    from assistant.offline.handlers.talk import GuidanceHandler
+    from assistant.understand.slots import Frame
+
+    ctx = feasibility_ctx(model="llama-2-7b", mode="lora", gpus=["RTX-3090"]).model_copy(update={"frame": Frame.guidance})
+    plan = GuidanceHandler().plan(ctx, env)
+    estimate = FeasibilityHandler().estimate_plan(ctx, env)
+    assert [(c.name, c.key) for c in plan.calls] == [("search_guidance", "guide"), ("estimate_vram", "main")]
+    assert plan.calls[1:] == estimate.calls and plan.data["setup"] == estimate.data and plan.defaults == estimate.defaults

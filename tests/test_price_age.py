@@ -18,7 +18,6 @@ from tools.price_age import (
     months_between,
     price_age,
     rate_age,
-    rate_note,
     source_note,
 )
 
@@ -87,14 +86,51 @@ def test_today_comes_from_settings_and_env(monkeypatch):
 
 
 def test_the_builtin_exchange_rate_ages_like_a_price():
-    rate = Settings(usd_cny=7.10).exchange_rate
+    """The rate's age rides on its own note (`fx.rate`: `months`, `state`), like a price's."""
+    rate = Settings().exchange_rate
     assert rate.as_of == DEFAULT_USD_CNY_AS_OF == D(2025, 11, 28)
     assert rate_age(rate, D(2026, 11, 28)).state == AgeState.fresh
     assert rate_age(rate, D(2026, 11, 29)).state == AgeState.stale
-    en = render(rate_note(rate, D(2026, 12, 1), builtin=True), "en")
-    assert en == "USD/CNY rate 7.1 (built-in rate as of 2025-11-28, 12 months old; stale: set `GPU_ADVISOR_USD_CNY` to a current rate)"
-    zh = render(rate_note(rate, D(2026, 6, 1), builtin=True), "zh")
-    assert zh == "美元兑人民币汇率 7.1（内置汇率，2025-11-28，6 个月前）"
+    stale = Settings(today=D(2026, 12, 1)).exchange_rate.note()
+    assert (stale.code, stale.params["months"], stale.params["state"]) == ("fx.rate", 12, "stale")
+    assert render(stale, "en") == (
+        "1 USD = 7.1 CNY (built-in default, PBOC central parity, approx.; set `GPU_ADVISOR_USD_CNY`, 2025-11-28, "
+        "12 months old, stale)")
+    fresh = Settings(today=D(2026, 6, 1)).exchange_rate.note()
+    assert render(fresh, "zh") == (
+        "1 美元 = 7.1 元（内置默认值，参考人民银行中间价，近似；可用 `GPU_ADVISOR_USD_CNY` 设置，2025-11-28，6 个月前）")
+
+
+# (env, config file, flags, source, aged): an override is the user's (no age) even when it equals the built-in 7.10
+RATE_SOURCES = [
+    ({}, None, {}, "builtin", True),  # nothing set: the built-in rate, with its date's age
+    pytest.param({"GPU_ADVISOR_USD_CNY": "7.10"}, None, {}, "configured", False,
+                 id="env-equal-to-builtin"),
+    pytest.param({"GPU_ADVISOR_USD_CNY": "7.25"}, None, {}, "configured", False,
+                 id="env-other-value"),  # undated: "today" is not a date the user gave, so no "this month"
+    pytest.param({}, "usd_cny: 7.1\n", {}, "configured", False, id="config-file"),
+    pytest.param({}, None, {"usd_cny": 7.10}, "configured", False, id="flag"),
+    # a dated override ages like a price: 2026-03-01 is 9 months before today
+    ({"GPU_ADVISOR_USD_CNY": "7.10", "GPU_ADVISOR_USD_CNY_AS_OF": "2026-03-01"}, None, {}, "configured", True),
+]
+
+
+@pytest.mark.parametrize("env, config, flags, source, aged", RATE_SOURCES)
+def test_a_users_rate_is_reported_as_theirs(monkeypatch, tmp_path, env, config, flags, source, aged):
+    """Regression: GPU_ADVISOR_USD_CNY=7.10 was reported as the built-in rate, dated 2025-11-28 and stale."""
+    monkeypatch.setenv("GPU_ADVISOR_TODAY", "2026-12-01")
+    monkeypatch.setenv("GPU_ADVISOR_CONFIG", str(tmp_path / "config.yaml"))
+    if config:
+        (tmp_path / "config.yaml").write_text(config, encoding="utf-8")
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    note = Settings.load(**flags).exchange_rate.note()
+    assert (note.params["source"], "months" in note.params, "state" in note.params) == (source, aged, aged)
+    en, zh = render(note, "en"), render(note, "zh")
+    if source == "configured":
+        assert "configured in `GPU_ADVISOR_USD_CNY`" in en and "`GPU_ADVISOR_USD_CNY` 配置值" in zh
+        assert "built-in" not in en and "内置" not in zh
+    assert ("months old" in en or "this month" in en) == aged and ("个月前" in zh or "本月" in zh) == aged
 
 
 def test_freshness_rank_orders_fresh_then_stale_then_undated():
@@ -155,14 +191,19 @@ def test_every_rendering_is_backed_by_its_own_params():
 
     catalog = load_catalog(Settings(catalog_dir=None))
     today = D(2026, 12, 1)
-    notes = [rate_note(Settings().exchange_rate, today, builtin=True)]
+    notes = [Settings(today=today).exchange_rate.note()]
     for inst in catalog.instances:
         if inst.region.china_mainland or inst.provider in ("aws", "azure"):
             for p in inst.prices:
                 age = price_age(p, today)
-                notes += [age.note(), age.date_note(), source_note(p, catalog.providers[inst.provider], today)]
+                notes += [age.note(), age.date_note(), age.state_note(),
+                          source_note(p, catalog.providers[inst.provider], today)]
                 notes += [n for n in [covers_note(p)] if n]
     assert len(notes) > 500
+    # no orphan in the price-age table: every entry is said by tools.price_age (the rate's age is in fx.rate)
+    from tools.messages.price_age import MESSAGES
+
+    assert {n.code for n in notes} - {"fx.rate"} == set(MESSAGES)
     bad = []
     for note in notes:
         for lang in ("en", "zh"):

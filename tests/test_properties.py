@@ -45,6 +45,9 @@ def requests(draw) -> VramRequest:
             lora_targets=draw(st.sampled_from(["attention", "all-linear"])),
             gpus=gpus,
             sharding=draw(st.sampled_from(["none", "ddp", "zero1", "zero2", "zero3", "fsdp"])),
+            kbit_prepare=draw(st.booleans()),
+            autocast=draw(st.sampled_from([None, True, False])),
+            foreach_step=draw(st.booleans()),
         )
         if kwargs["sharding"] in ("zero2", "zero3", "fsdp"):
             kwargs["offload"] = draw(st.sampled_from(["none", "cpu"]))
@@ -72,16 +75,26 @@ def test_more_parameters_never_need_less_memory(pair, request):
 @PROFILE
 @given(params=params_st, seq=seq_st, batch=batch_st, sharding=st.sampled_from(["zero3", "fsdp"]),
        offload=st.sampled_from(["none", "cpu"]), mode=st.sampled_from(["full", "pretrain", "lora", "qlora"]),
-       n1=st.integers(min_value=1, max_value=512), n2=st.integers(min_value=1, max_value=512))
-def test_more_zero3_gpus_never_need_more_per_gpu(params, seq, batch, sharding, offload, mode, n1, n2):
+       n1=st.integers(min_value=1, max_value=512), n2=st.integers(min_value=1, max_value=512), foreach=st.booleans())
+def test_more_zero3_gpus_never_need_more_per_gpu(params, seq, batch, sharding, offload, mode, n1, n2, foreach):
     few, many = sorted((n1, n2))
     model = model_from_params(params)
 
     def per_gpu(n: int) -> float:
-        req = VramRequest(mode=mode, seq_len=seq, batch_size=batch, gpus=n, sharding=sharding, offload=offload)
+        req = VramRequest(mode=mode, seq_len=seq, batch_size=batch, gpus=n, sharding=sharding, offload=offload,
+                          foreach_step=foreach)
         return estimate_vram(model, req).per_gpu_gib
 
     assert per_gpu(many) <= per_gpu(few)
+
+
+@PROFILE
+@given(params=params_st, request=requests(), what=st.sampled_from(["kbit_prepare", "foreach_step"]))
+def test_stating_more_work_never_needs_less_memory(params, request, what):
+    """PEFT's k-bit upcast and a foreach optimizer step only ever add tensors (issue 11, round 3)."""
+    model = model_from_params(params)
+    without = estimate_vram(model, request.model_copy(update={what: False})).per_gpu_gib
+    assert estimate_vram(model, request.model_copy(update={what: True})).per_gpu_gib >= without
 
 
 BITS = {"fp32": 32, "tf32": 32, "fp16": 16, "bf16": 16, "fp8": 8, "int8": 8, "int4": 4, "nf4": 4}

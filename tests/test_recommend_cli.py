@@ -72,7 +72,7 @@ def test_cost_job_uses_training_time(capsys):
     assert data["total"] == pytest.approx(P4D_USD_PER_HOUR * data["hours"])
     job = data["assumptions"][0]
     assert job["code"] == "cost.job" and job["params"]["hours"] == pytest.approx(data["hours"])
-    assert job["text"].startswith("Job: Llama 2 7B, LoRA, 1B tokens × 1 epoch(s) on 8 × A100-40GB at MFU 0.47 (LLaMA paper")
+    assert job["text"].startswith("Job: Llama 2 7B, LoRA, 1B tokens × 1 epoch on 8 × A100-40GB at MFU 0.47 (LLaMA paper")
 
 
 @pytest.mark.parametrize(

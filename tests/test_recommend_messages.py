@@ -21,9 +21,10 @@ from tools.messages import has_code, render
 from tools.notes import Note
 from tools.recommend import recommend
 from tools.recommend_codes import RankCode, RecommendError, ServeRecCode, SoftwareCode
+from tools.recommend_rank import BandCode, band_row
 from tools.schemas import ExchangeRate, RecommendRequest, ServingLoad, VramRequest
 
-ENUMS = (RankCode, SoftwareCode, ServeRecCode, RecommendError)
+ENUMS = (RankCode, BandCode, SoftwareCode, ServeRecCode, RecommendError)
 FX = ExchangeRate(usd_cny=7.1, as_of=dt.date(2025, 11, 28), source="test rate")
 TODAY = dt.date(2026, 12, 1)
 
@@ -114,6 +115,7 @@ def collected() -> list[Note]:
     notes: list[Note] = []
     for run in _runs().values():
         _walk(run(real), notes)
+    notes += [band_row(n) for n in notes if n.code == RankCode.band]  # the chat table's row form of each band reason
     return list(dict.fromkeys(notes))
 
 

@@ -103,8 +103,21 @@ def test_memory_named_after_a_memory_question_is_a_fit_check(u):
     # one weak domain word ("train" in "train station") does not pull a question into the domain
     ("translate 'where is the train station' into japanese pls", Frame.out_of_scope),
     ("what's the weather like in seattle this weekend?", Frame.out_of_scope),
+    # a new question with nothing of the domain in it, however it is phrased
+    ("how do i make my excel macro run faster?", Frame.out_of_scope),
+    ("Vue 的 computed 和 watch 怎么选", Frame.out_of_scope),
     # "normal??" asks whether a measured behaviour is expected: help, not a fit check
     ("RTX 5090, SDXL lora, 1024x1024, bf16, batch 4: 39 s per iteration and vram at 31.2/31.5 GB. normal??", Frame.guidance),
 ])
 def test_domain_evidence_and_troubleshooting(u, text, frame):
     assert u.turn(text, ConversationState()).frame == frame
+
+
+def test_a_bare_size_after_a_catalog_model_names_its_sibling(u):
+    s = u.turn("VRAM for Qwen2.5-7B inference in bf16?", ConversationState()).state
+    tr = u.turn("how about 32B?", s)
+    assert tr.state.get("model") == "qwen2.5-32b" and not tr.state.has("params")
+    assert tr.state.get("mode").value == "inference"  # the rest is kept
+    # no sibling of that size in the family: the size stays a size
+    tr = u.turn("and 70B?", s)
+    assert tr.state.get("params") == 70e9 and not tr.state.has("model")

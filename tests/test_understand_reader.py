@@ -67,6 +67,24 @@ SLOT_CASES = [
     ("fine-tune BERT on 4 T4s", {"model_name": "BERT", "gpus": ["T4"], "gpu_count": 4}),
     ("run llama.cpp on a 3090", {"model_name": None, "gpus": ["RTX-3090"]}),
     ("stable-diffusion-v1-5 训练", {"model": "sd-1.5", "model_name": None}),
+    # the memory written beside a GPU picks its variant ("4张40G的A100" is the 40 GB A100, and 4 of them)
+    ("4张40G的A100，1万小时的语音数据", {"gpus": ["A100-40GB"], "gpu_count": 4}),
+    ("8张A100（40G）是不是跑不了qwen2.5-7b的训练", {"gpus": ["A100-40GB"], "gpu_count": 8}),
+    ("4卡16G的V100用lmdeploy部署", {"gpus": ["V100-16GB"], "gpu_count": 4}),
+    ("8张A100", {"gpus": ["A100-80GB"], "gpu_count": 8}),
+    # "块" counting cards is a classifier, not yuan
+    ("4块A100（40G）全参数微调Qwen-VL", {"gpu_count": 4, "budget": None}),
+    ("一块24G的4090能lora微调吗", {"gpus": ["RTX-4090"], "budget": None}),
+    ("预算5000块，租4090", {"budget": {"amount": 5000.0, "currency": "CNY"}}),
+    # a period between the budget word and the amount; an amount with a period glued to it
+    ("预算每月4w以内", {"budget": {"amount": 40000.0, "currency": "CNY", "per": "month"}}),
+    ("lora就行，预算一个月3000", {"budget": {"amount": 3000.0, "per": "month"}}),
+    ("一万五一个月能租到几张4090", {"budget": {"amount": 15000.0, "per": "month"}, "gpus": ["RTX-4090"]}),
+    # a size followed by its precision is still the size, and its tail is no model name
+    ("72B-4bit的模型部署至少要多少G的卡？", {"params": 72e9, "precision": "int4", "model_name": None}),
+    # lexicon words touching Chinese characters ("\b" alone would treat 跑 as part of the word)
+    ("目前市面上能原生跑FP8的卡都有哪几款？", {"features": ["fp8"]}),
+    ("H100上sglang跑qwen3-14b", {"gpus": ["H100"], "model": "qwen3-14b"}),
     # retractions are constraints, never attacks
     ("forget the budget", {"retract": ["budget"]}),
     ("忽略预算，只看性价比", {"retract": ["budget"]}),

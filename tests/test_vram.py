@@ -219,24 +219,55 @@ def test_inference_int4_uses_group128_constants():
 
 
 @pytest.mark.parametrize(
-    "request_kwargs, token_bytes",
+    "request_kwargs, token_bytes, logit_bytes",
     [
-        # pure bf16 (LitGPT bf16-true style): 16-bit stream and GEMMs
-        ({"master_weights": "none"}, LAYER_TOKEN_BYTES),
+        # pure bf16 (LitGPT bf16-true style): 16-bit stream and GEMMs; the model upcasts its logits: 2 + 3·4
+        ({"master_weights": "none"}, LAYER_TOKEN_BYTES, 14),
         # HF AMP over fp32 weights (the default layout): fp32 stream, a 16-bit cast per linear layer
-        ({}, AMP_TOKEN_BYTES),
-        # fp32 everywhere
-        ({"precision": "fp32"}, FP32_TOKEN_BYTES),
+        ({}, AMP_TOKEN_BYTES, 14),
+        # fp32 everywhere: fp32 logits and loss, 4 + 3·4
+        ({"precision": "fp32"}, FP32_TOKEN_BYTES, 16),
         # DeepSpeed casts the model to 16-bit: like pure bf16
-        ({"gpus": 2, "sharding": "zero2"}, LAYER_TOKEN_BYTES),
+        ({"gpus": 2, "sharding": "zero2"}, LAYER_TOKEN_BYTES, 14),
     ],
 )
-def test_training_activations_no_checkpointing(request_kwargs, token_bytes):
+def test_training_activations_no_checkpointing(request_kwargs, token_bytes, logit_bytes):
     e = est(mode="full", seq_len=TOKENS, checkpointing="none", **request_kwargs)
     assert e.breakdown_gib["activations"] == approx(gib(16 * token_bytes * TOKENS))
-    # HF default loss: 14 B per logit × 1024 × 32768
-    assert e.breakdown_gib["logits"] == approx(gib(14 * TOKENS * 32768))
-    assert said(e, "vram.logits") == {"bytes_per_logit": 14, "chunked": False}
+    # HF default loss: logit_bytes B per logit × 1024 × 32768
+    assert e.breakdown_gib["logits"] == approx(gib(logit_bytes * TOKENS * 32768))
+    assert said(e, "vram.logits") == {"bytes_per_logit": logit_bytes, "chunked": False, "fp32_loss": True}
+
+
+@pytest.mark.parametrize(
+    "family, request_kwargs, logit_bytes",
+    [
+        # Qwen (v1) computes its loss on the logits as they are; DeepSpeed runs no autocast: 2 + 3·2
+        ("qwen", {"mode": "qlora", "sharding": "zero2"}, 8),
+        ("qwen", {"mode": "full", "gpus": 2, "sharding": "zero3"}, 8),
+        # pure 16-bit training runs no autocast either
+        ("qwen", {"mode": "lora", "master_weights": "none"}, 8),
+        # HF Trainer mixed precision (fp32 adapters): autocast puts cross_entropy on fp32, 2 + 3·4
+        ("qwen", {"mode": "lora"}, 14),
+        ("qwen", {"mode": "lora", "gpus": 2, "sharding": "fsdp"}, 14),
+        # a family whose model upcasts (HF ForCausalLMLoss `logits.float()`) is fp32 under DeepSpeed too
+        ("test", {"mode": "qlora", "sharding": "zero2"}, 14),
+        # a fused/chunked loss keeps about the 16-bit logits and one fp32 chunk, whatever the rest
+        ("qwen", {"mode": "lora", "chunked_loss": True}, 4),
+        # autocast stated (issue 11, round 3): HF Trainer bf16=True over bf16 weights autocasts (ms-swift full rows)
+        ("qwen", {"mode": "full", "master_weights": "none", "autocast": True}, 14),
+        # ... and a plain loop over fp32 adapters runs no autocast: the loss stays in the logits' dtype
+        ("qwen", {"mode": "lora", "autocast": False}, 8),
+        # DeepSpeed runs no autocast of its own, but a stated one wins
+        ("qwen", {"mode": "qlora", "sharding": "zero2", "autocast": True}, 14),
+        # fp32 training keeps fp32 logits whatever is stated
+        ("qwen", {"mode": "full", "precision": "fp32", "autocast": True}, 16),
+    ],
+)
+def test_loss_bytes_follow_the_loss_dtype(family, request_kwargs, logit_bytes):
+    e = est(make_model(family=family), seq_len=TOKENS, **request_kwargs)
+    assert said(e, "vram.logits")["bytes_per_logit"] == logit_bytes
+    assert e.breakdown_gib["logits"] == approx(gib(logit_bytes * TOKENS * 32768))
 
 
 def test_amp_is_said():
@@ -561,7 +592,8 @@ def make_t5(**changes) -> ModelSpec:
 
 def test_encoder_decoder_counts_cross_attention_and_says_so():
     e = est(make_t5(), mode="full", master_weights="none", seq_len=256, checkpointing="none")
-    assert said(e, "vram.encoder_decoder") == {"encoder_layers": 2, "decoder_layers": 2, "seq_len": 256}
+    assert said(e, "vram.encoder_decoder") == {"encoder_layers": 2, "decoder_layers": 2, "seq_len": 256,
+                                               "target_tokens": 256, "target_assumed": True}
     assert "vram.eager_only" in codes(e)
     h, c = 512, 2
     # per token: attention block: input 2h + mask h + norm 6h; split 4·q + 4·kv (q = kv = h); scores (4 + 1 + 2)·a·s
@@ -569,6 +601,40 @@ def test_encoder_decoder_counts_cross_attention_and_says_so():
     mlp = (2 * h + h + 6 * h) + 4 * c * 1024
     encoder, decoder = attn + mlp, 2 * attn + mlp  # a decoder layer adds the cross-attention block
     assert e.breakdown_gib["activations"] == approx(gib((2 * encoder + 2 * decoder) * 256))
+
+
+def test_encoder_decoder_decoder_runs_over_the_target_length():
+    """Regression (issue 11): the FLAN-T5 runs padded targets to 129 tokens; the decoder was taken at the inputs'."""
+    T = 64
+    e = est(make_t5(), mode="full", master_weights="none", seq_len=256, target_len=T, checkpointing="none")
+    assert said(e, "vram.encoder_decoder") == {"encoder_layers": 2, "decoder_layers": 2, "seq_len": 256,
+                                               "target_tokens": T, "target_assumed": False}
+    h, c = 512, 2
+    mlp = (2 * h + h + 6 * h) + 4 * c * 1024
+    encoder = (2 * h + h + 6 * h) + (4 * h + 4 * h) + 7 * 8 * 256 + mlp  # over the 256 input tokens
+    # decoder layer: self-attention and MLP over T tokens; cross-attention per target token: input 2h + mask h +
+    # norm 6h, Q and the output-projection input 2·2h, scores over the 256 encoder tokens 7·a·256; per encoder
+    # token its K and V 2·2h
+    self_attn = (2 * h + h + 6 * h) + (4 * h + 4 * h) + 7 * 8 * T
+    cross = ((2 * h + h + 6 * h) + 4 * h + 7 * 8 * 256) * T + 4 * h * 256
+    decoder = (self_attn + mlp) * T + cross
+    assert e.breakdown_gib["activations"] == approx(gib(2 * encoder * 256 + 2 * decoder))
+    # the LM head runs over the target tokens; T5 computes its loss on the 16-bit logits (no autocast here): 2 + 3·2
+    assert e.breakdown_gib["logits"] == approx(gib(8 * T * 4096))
+    # shorter targets never need more memory, and None means "the same as the input"
+    same = est(make_t5(), mode="full", master_weights="none", seq_len=256, checkpointing="none")
+    assert e.per_gpu_gib < same.per_gpu_gib
+    assert est(make_t5(), mode="full", master_weights="none", seq_len=256, target_len=256,
+               checkpointing="none").per_gpu_gib == same.per_gpu_gib
+
+
+def test_target_len_is_ignored_for_decoder_only_models():
+    assert est(mode="lora", seq_len=512, target_len=16).per_gpu_gib == est(mode="lora", seq_len=512).per_gpu_gib
+
+
+def test_target_len_must_be_positive():
+    with pytest.raises(ValidationError, match="target_len"):
+        VramRequest(target_len=0)
 
 
 def test_encoder_decoder_lora_adapts_cross_attention_too():
@@ -611,3 +677,76 @@ def test_kv_cache_layer_types_that_do_not_match_are_said():
     e = est(make_model(sliding_window=256, layer_types=["sliding_attention"] * 3), mode="inference", seq_len=1024)
     assert e.breakdown_gib["kv_cache"] == approx(gib(KV_FULL_TOKEN_LAYER * 16 * 1024))  # all layers full
     assert said(e, "kv.layer_types_ignored") == {"given": 3, "layers": 16}
+
+
+# ------------------------------------------------------------------ round 3 (issue 11): setups the request now states
+
+
+def test_kbit_prepare_upcasts_the_non_quantised_weights_and_the_stream():
+    """PEFT prepare_model_for_kbit_training: the 16-bit embeddings/LM head become fp32 (+2 B each), the residual
+    stream follows the fp32 embedding output (checkpointed layer inputs 4 B instead of 2), each 4-bit linear layer
+    keeps a 16-bit cast of its input (the AMP element sizes), and autocast keeps a 16-bit cast of the fp32 LM head."""
+    kw = dict(mode="qlora", seq_len=TOKENS, batch_size=4, checkpointing="full")
+    plain, prep = est(**kw).breakdown_gib, est(**kw, kbit_prepare=True)
+    b = prep.breakdown_gib
+    embeddings = 2 * E  # untied input embedding + LM head of the test model
+    assert b["weights_frozen"] - plain["weights_frozen"] == approx(gib(2 * embeddings))
+    assert b["activations_checkpointed"] == approx(2 * plain["activations_checkpointed"])
+    assert b["activations_checkpointed"] == approx(gib(4 * TOKENS * 4 * 2048 * 16))
+    assert b["activations_recomputed"] > plain["activations_recomputed"]
+    assert b["autocast_copies"] == approx(gib(2 * E))  # HF mixed precision: autocast inferred on for fp32 adapters
+    assert said(prep, "vram.kbit_prepare") == {"upcast_params": embeddings}
+    assert "autocast_copies" not in est(**kw, kbit_prepare=True, autocast=False).breakdown_gib
+
+
+@pytest.mark.parametrize(
+    "request_kwargs",
+    [
+        # a 16-bit base: nothing is quantised, so nothing to prepare
+        {"mode": "lora", "precision": "bf16"},
+        # full fine-tuning has no k-bit base
+        {"mode": "full"},
+    ],
+)
+def test_kbit_prepare_changes_nothing_without_a_quantised_base(request_kwargs):
+    kw = dict(seq_len=TOKENS, **request_kwargs)
+    assert est(**kw, kbit_prepare=True).breakdown_gib == est(**kw).breakdown_gib
+    assert "vram.kbit_prepare" not in codes(est(**kw, kbit_prepare=True))
+
+
+def test_foreach_step_buffer_is_the_part_above_what_backward_frees():
+    """torch's foreach AdamW: torch._foreach_sqrt(exp_avg_sqs) builds a state-sized tensor during the step, when
+    activations and logits are freed: the peak is states + max(transient, buffer)."""
+    kw = dict(mode="full", master_weights="none", seq_len=TOKENS, checkpointing="full")
+    plain = est(**kw).breakdown_gib
+    e = est(**kw, foreach_step=True)
+    transient = plain["activations_checkpointed"] + plain["activations_recomputed"] + plain["logits"]
+    assert e.breakdown_gib["optimizer_step"] == approx(2 * PG - transient)  # bf16 moments: 2 B/param
+    assert said(e, "vram.foreach_step") == {"buffer_bytes_per_param": 2.0, "over_transient": True}
+    # fp32 states (HF AMP layout): 4 B/param
+    amp = est(mode="full", seq_len=TOKENS, checkpointing="full", foreach_step=True)
+    assert said(amp, "vram.foreach_step")["buffer_bytes_per_param"] == 4.0
+
+
+@pytest.mark.parametrize(
+    "request_kwargs",
+    [
+        # DeepSpeed steps with its own (fused) optimizer
+        {"mode": "full", "gpus": 2, "sharding": "zero2"},
+        # 8-bit Adam's step is bitsandbytes' kernel
+        {"mode": "full", "optimizer": "adamw8bit"},
+        # the states live on the CPU
+        {"mode": "full", "gpus": 2, "sharding": "fsdp", "offload": "cpu"},
+    ],
+)
+def test_foreach_step_adds_nothing_where_torch_does_not_step(request_kwargs):
+    kw = dict(seq_len=TOKENS, **request_kwargs)
+    assert "optimizer_step" not in est(**kw, foreach_step=True).breakdown_gib
+
+
+def test_foreach_step_below_a_long_backward_adds_nothing():
+    """LoRA's adapter states are tiny: the buffer never exceeds what backward holds, so the peak is unchanged."""
+    e = est(mode="lora", seq_len=TOKENS, foreach_step=True)
+    assert e.breakdown_gib.get("optimizer_step", 0.0) == 0.0
+    assert said(e, "vram.foreach_step")["over_transient"] is False
+    assert e.per_gpu_gib == est(mode="lora", seq_len=TOKENS).per_gpu_gib

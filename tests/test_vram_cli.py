@@ -99,9 +99,39 @@ def test_vram_table_output(capsys):
     assert "A100-80GB" in out and "headroom GiB" in out
 
 
+def test_vram_target_len_sets_the_decoder_tokens(capsys):
+    """--target-len: an encoder-decoder's decoder runs over the targets (FLAN-T5 summaries: 512 in, 129 out)."""
+    argv = ("vram", "--model", "flan-t5-xl", "--mode", "full", "--seq-len", "512", "--batch-size", "8")
+    same = run_json(capsys, *argv)
+    short = run_json(capsys, *argv, "--target-len", "129")
+    note = next(a for a in short["assumptions"] if a["code"] == "vram.encoder_decoder")
+    assert note["params"]["target_tokens"] == 129 and note["params"]["target_assumed"] is False
+    assert "129 target tokens" in note["text"]
+    default = next(a for a in same["assumptions"] if a["code"] == "vram.encoder_decoder")
+    assert default["params"]["target_assumed"] is True and "no target length given" in default["text"]
+    assert short["breakdown_gib"]["logits"] < same["breakdown_gib"]["logits"]
+    assert short["per_gpu_gib"] < same["per_gpu_gib"]
+    zh = run_json(capsys, *argv, "--target-len", "129", "--lang", "zh")
+    assert "解码器目标 129 个 token" in next(a["text"] for a in zh["assumptions"] if a["code"] == "vram.encoder_decoder")
+
+
+def test_vram_round3_flags_reach_the_request(capsys):
+    """--kbit-prepare, --autocast/--no-autocast, --foreach-step: the setups the request states (issue 11, round 3)."""
+    qlora = ("vram", "--model", "llama-2-7b", "--mode", "qlora", "--seq-len", "2048")
+    plain, prepared = run_json(capsys, *qlora), run_json(capsys, *qlora, "--kbit-prepare")
+    assert prepared["breakdown_gib"]["weights_frozen"] > plain["breakdown_gib"]["weights_frozen"]
+    assert any(a["code"] == "vram.kbit_prepare" for a in prepared["assumptions"])
+    full = ("vram", "--model", "qwen-7b", "--mode", "full", "--master-weights", "none", "--seq-len", "2048")
+    on, off = run_json(capsys, *full, "--autocast"), run_json(capsys, *full, "--no-autocast")
+    assert on["breakdown_gib"]["logits"] > off["breakdown_gib"]["logits"]
+    step = run_json(capsys, *full, "--foreach-step")
+    assert step["breakdown_gib"]["optimizer_step"] > 0 and step["per_gpu_gib"] > off["per_gpu_gib"]
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
+        (["--params", "7B", "--target-len", "0"], "--target-len: 0 must be at least 1"),
         (["--params", "-5"], "Cannot read parameter count '-5'"),
         (["--params", "nan"], "Cannot read parameter count 'nan'"),
         (["--params", "0"], "positive finite"),

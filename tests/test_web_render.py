@@ -92,15 +92,16 @@ NAMES = {
          "error: Unknown instance 'p9'. Did you mean: p4d?", "出错：Unknown instance 'p9'. Did you mean: p4d?"),
         # recommendation: counts and the top option by display name, its monthly cost (≥ 1000: no cents)
         (ToolCallRecord(name="recommend_config", args={}, result={"options": [option(provider="gpushare")], "rejected": [{"x": 1}]}),
-         "1 option(s), 1 near-miss(es); top: Gpushare (恒源云) · gn7i ¥7,373/month", "1 个方案，1 个未入选；首选：恒源云 · gn7i ¥7,373/月"),
+         "1 option, 1 near-miss; top: Gpushare (恒源云) · gn7i ¥7,373/month", "1 个方案，1 个未入选；首选：恒源云 · gn7i ¥7,373/月"),
         # recommendation: a provider the catalog lacks is shown by its id; nothing found: no 'top'
         (ToolCallRecord(name="recommend_config", args={}, result={"options": [option()], "rejected": []}),
-         "1 option(s), 0 near-miss(es); top: aliyun · gn7i ¥7,373/month", "1 个方案，0 个未入选；首选：aliyun · gn7i ¥7,373/月"),
+         "1 option, 0 near-misses; top: aliyun · gn7i ¥7,373/month", "1 个方案，0 个未入选；首选：aliyun · gn7i ¥7,373/月"),
         (ToolCallRecord(name="recommend_config", args={}, result={"options": [], "rejected": []}),
-         "0 option(s), 0 near-miss(es)", "0 个方案，0 个未入选"),
+         "0 options, 0 near-misses", "0 个方案，0 个未入选"),  # English plurals: 1 option, 0/2 options
         # search: passage count and titles
         (ToolCallRecord(name="search_guidance", args={}, result={"passages": [{"title": "Spot"}, {"title": "NVLink"}]}),
-         "2 passage(s): Spot; NVLink", "2 段资料：Spot；NVLink"),
+         "2 passages: Spot; NVLink", "2 段资料：Spot；NVLink"),
+        (ToolCallRecord(name="search_guidance", args={}, result={"passages": [{"title": "Spot"}]}), "1 passage: Spot", "1 段资料：Spot"),
         # cost: where, total, hours, billing in words, the price's date
         (ToolCallRecord(name="estimate_cost", args={}, result={"provider": "aws", "instance": "p4d.24xlarge", "total": 3277.0,
                                                                  "currency": "USD", "hours": 100, "billing": "on_demand",
@@ -117,7 +118,8 @@ NAMES = {
                                                                        "gpu": "A100-80GB"}),
          "12.5 h ≈ 0.5 days, 100 GPU-hours on 8× A100-80GB", "12.5 小时 ≈ 0.5 天，8× A100-80GB 共 100 卡时"),
         # catalog rows
-        (ToolCallRecord(name="lookup_catalog", args={}, result={"instances": [{}, {}]}), "2 instance row(s)", "2 行实例数据"),
+        (ToolCallRecord(name="lookup_catalog", args={}, result={"instances": [{}, {}]}), "2 instance rows", "2 行实例数据"),
+        (ToolCallRecord(name="lookup_catalog", args={}, result={"instances": [{}]}), "1 instance row", "1 行实例数据"),
         # unknown tool shape: clipped JSON, the same in both languages
         (ToolCallRecord(name="mystery", args={}, result={"a": 1}), '{"a": 1}', '{"a": 1}'),
     ],
@@ -136,7 +138,10 @@ def test_tool_summary_in_chinese_has_no_english_words():
 
 def test_tool_steps_are_folded_thoughts_nested_under_one_parent():
     steps = render.tool_steps(answer())
-    assert [s["metadata"]["title"] for s in steps] == ["🔧 2 tool call(s)", "🔧 estimate_vram", "🔧 recommend_config"]
+    assert [s["metadata"]["title"] for s in steps] == ["🔧 2 tool calls", "🔧 estimate_vram", "🔧 recommend_config"]
+    one = answer().model_copy(update={"tool_calls": answer().tool_calls[:1]})
+    assert render.tool_steps(one)[0]["metadata"]["title"] == "🔧 1 tool call"
+    assert render.tool_steps(one.model_copy(update={"language": "zh"}))[0]["metadata"]["title"] == "🔧 1 次工具调用"
     assert steps[0]["metadata"]["log"] == "estimate_vram, recommend_config"
     assert [s["metadata"].get("parent_id") for s in steps] == [None, "tools", "tools"]
     assert all(s["metadata"]["status"] == "done" for s in steps)
@@ -241,6 +246,21 @@ def test_provider_label_from_the_builtin_catalog(key, zh):
 )
 def test_region_label(region, en, zh):
     assert render.region_label(region, "en") == en and render.region_label(region, "zh") == zh
+
+
+def test_the_panel_and_the_answer_name_every_region_alike():
+    """One mapping of region ids to words (Formatter.region): the panel's cell is the prose's text without code marks."""
+    from knowledge.catalog import load_catalog
+    from tools.messages import formatter
+
+    regions = {i.region.name for i in load_catalog().instances}
+    assert len(regions) > 50
+    for lang in ("en", "zh"):
+        prose = {r: formatter(lang).region(r) for r in regions}
+        assert {r: render.region_label(r, lang) for r in regions} == {r: t.strip("`") for r, t in prose.items()}
+    # a cloud's own code: code in Chinese prose, plain text in a table cell
+    assert (formatter("zh").region("us-east-1"), render.region_label("us-east-1", "zh")) == ("`us-east-1`", "us-east-1")
+    assert formatter("zh").region("us-east-1", code=False) == "us-east-1"  # the cell form the panel asks for
 
 
 @pytest.mark.parametrize(

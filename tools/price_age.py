@@ -10,8 +10,8 @@ Pure: no clock is read here. Callers pass ``today`` -- ``Settings.today_date`` (
   text lives in `tools/messages/price_age.py`; nothing here builds a sentence.
 
 Helpers for the ranking code: `price_age(price, today)`, `freshness_rank(age)` (sort key),
-`rate_age(rate, today)` / `rate_note(rate, today, builtin=...)`, `covers_note(price)`,
-`source_note(price, provider, today)`.
+`rate_age(rate, today)` (the rate's own note is `ExchangeRate.note()`, code `fx.rate`, which carries this
+age as `months` / `state`), `covers_note(price)`, `source_note(price, provider, today)`.
 """
 
 from __future__ import annotations
@@ -144,16 +144,6 @@ def rate_age(rate: ExchangeRate, today: dt.date) -> PriceAge:
     return date_age(rate.as_of, today, precision=DatePrecision.day)
 
 
-def rate_note(rate: ExchangeRate, today: dt.date, *, builtin: bool) -> Note:
-    """'1 USD = 7.1 CNY (built-in rate as of 2025-11-28, 12 months old)'; stale ones say how to set a current rate.
-
-    `builtin`: the rate is the shipped default (knowledge.settings.DEFAULT_USD_CNY and no configured date),
-    not one the user configured.
-    """
-    age = rate_age(rate, today)
-    return Note.of("price_age.rate", usd_cny=rate.usd_cny, builtin=builtin, **age._params())
-
-
 # ---------------------------------------------------------------- what the price covers and where it comes from
 
 
@@ -189,5 +179,5 @@ def source_note(price: Price, provider: Provider, today: dt.date) -> Note:
 
 __all__ = [
     "FRESH_MONTHS", "AgeState", "PriceAge", "add_months", "covers_note", "date_age", "freshness_rank",
-    "months_between", "price_age", "rate_age", "rate_note", "source_note",
+    "months_between", "price_age", "rate_age", "source_note",
 ]

@@ -16,7 +16,8 @@ Order: cheapest first; within 10 % of the cheapest option not yet placed (a band
 problems first (memory headroom under 10 % of usable, a slow interconnect, a thin host, a software
 caveat), then fresher prices (fresh < stale < undated, `tools.price_age`), then the price grade
 (official and user-supplied < third-party < marketplace sample), then cost. Outside the band cost
-wins. Each option that outranks a cheaper one in its band says why (`rank.band`).
+wins. Each option that outranks a cheaper one in its band says why (`rank.band`); a table row says it
+short (`band_row`: `rank.band_row`, the same params).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING
 from tools.cost import TERM_HOURS, spot_paid_hours
 from tools.domain import Billing, Currency, Instance, Price, PriceGrade
 from tools.money import convert
-from tools.notes import Note
+from tools.notes import Note, NoteCode
 from tools.price_age import AgeState, price_age
 from tools.recommend_codes import RankCode
 from tools.schemas import ExchangeRate, RecommendRequest
@@ -150,6 +151,17 @@ def _band_key(c: "Candidate", cost: float, today: dt.date) -> tuple:
 
 
 FACTORS = ("fit", "freshness", "grade")
+
+
+class BandCode(NoteCode):
+    """How a table row says `rank.band` (the chat answer's 'why' cell): the same params, said short."""
+
+    row = "rank.band_row"  # provider, instance, gpu_count, gpu, nodes, cheaper_fraction, factor (as rank.band)
+
+
+def band_row(band: Note) -> Note:
+    """The short, row-sized form of a `rank.band` note: the cheaper option below, how much cheaper, which factor."""
+    return Note(code=BandCode.row.value, params=dict(band.params))
 
 
 def rank(cands: list["Candidate"], need: str, mainland: str, today: dt.date, period_cost) -> list["Candidate"]:

@@ -56,6 +56,12 @@ class VramRequest(Strict):
     optimizer: Optimizer = Optimizer.adamw
     batch_size: int = Field(default=1, gt=0)
     seq_len: int | None = Field(default=None, gt=0, description="None: 2048 (or the model's context if shorter)")
+    target_len: int | None = Field(
+        default=None, gt=0,
+        description="encoder-decoder models (T5, BART): decoder (target) tokens per sample, the labels' padded "
+        "length; seq_len is then the encoder's input length. None: the same as the input (an upper bound for "
+        "summarisation-style jobs, whose targets are shorter). Ignored for decoder-only and encoder models",
+    )
     lora_rank: int = Field(default=16, gt=0)
     lora_targets: LoraTargets = LoraTargets.all_linear
     gpus: int = Field(default=1, gt=0, description="GPUs the job is spread over")
@@ -69,6 +75,27 @@ class VramRequest(Strict):
         default=False,
         description="LM-head loss computed in chunks or fused (torchtune, LitGPT, Unsloth, Liger, Megatron) "
         "instead of HF Trainer's full fp32 logits",
+    )
+    kbit_prepare: bool = Field(
+        default=False,
+        description="LoRA/QLoRA on a bitsandbytes 4/8-bit base prepared by PEFT's prepare_model_for_kbit_training "
+        "(HF Trainer / TRL SFTTrainer on one GPU): it upcasts the non-quantised weights (embeddings, LM head, norms) "
+        "to fp32, and with the embeddings the residual stream. False: they stay 16-bit (GPTQ bases, sharded QLoRA, "
+        "Answer.AI, Unsloth, LitGPT, torchtune)",
+    )
+    autocast: bool | None = Field(
+        default=None,
+        description="torch autocast around the forward and the loss. None: inferred (on for HF Trainer/accelerate "
+        "mixed precision over fp32 weights or adapters without DeepSpeed; off in pure 16-bit and under DeepSpeed). "
+        "True: HF Trainer with bf16/fp16=True over 16-bit weights, which still autocasts (the loss runs in fp32). "
+        "False: no autocast context (a plain training loop)",
+    )
+    foreach_step: bool = Field(
+        default=False,
+        description="the optimizer step is torch's multi-tensor (foreach) Adam/AdamW, torch >= 2.0's default on CUDA "
+        "(HF Trainer's adamw_torch, torchtitan, plain loops): the step builds one more state-sized tensor per GPU "
+        "(sqrt of the second moment) after the activations are freed. False: a fused or per-parameter step "
+        "(DeepSpeed's FusedAdam, transformers' old adamw_hf, fused=True)",
     )
 
     @model_validator(mode="after")

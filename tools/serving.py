@@ -31,6 +31,7 @@ from tools.serving_codes import CaveatCode, ServingCode, ServingError
 from tools.serving_perf import (
     Plan,
     arrival_rate_per_s,
+    burst,
     closed_loop,
     cost_per_million,
     load_notes,
@@ -48,6 +49,8 @@ from tools.serving_types import (
     DEFAULT_CONCURRENCY,
     DEFAULT_INPUT_LEN,
     DEFAULT_OUTPUT_LEN,
+    TRAFFIC_LENGTHS,
+    Arrivals,
     Layout,
     Load,
     LoadKind,
@@ -113,11 +116,16 @@ def _gpu_counts(req: ServingRequest) -> list[int]:
 
 
 def _lengths(req: ServingRequest) -> tuple[int, int, list[Note]]:
+    """The request's lengths; a missing one from its traffic kind's typical lengths, else the defaults."""
     notes = []
-    in_len = req.input_len or DEFAULT_INPUT_LEN
-    out_len = req.output_len or DEFAULT_OUTPUT_LEN
+    default_in, default_out, source = DEFAULT_INPUT_LEN, DEFAULT_OUTPUT_LEN, None
+    if req.traffic is not None:
+        default_in, default_out, source = TRAFFIC_LENGTHS[req.traffic]
+    in_len = req.input_len or default_in
+    out_len = req.output_len or default_out
     if req.input_len is None or req.output_len is None:
-        notes.append(Note.of(ServingCode.lengths_default, input_tokens=in_len, output_tokens=out_len))
+        extra = {} if source is None else {"traffic": req.traffic.value, "source": source}  # type: ignore[union-attr]
+        notes.append(Note.of(ServingCode.lengths_default, input_tokens=in_len, output_tokens=out_len, **extra))
     return in_len, out_len, notes
 
 
@@ -141,7 +149,10 @@ def evaluate(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout) ->
     op_max = static_batch(plan, biggest) if load.kind == LoadKind.batch else closed_loop(plan, biggest)
     fits = weights_fit
     wait_extra = 0.0
-    if load.kind == LoadKind.max_throughput:
+    if load.kind == LoadKind.max_throughput and load.burst:
+        per = load.burst / reps  # a burst: the prompts sent at once, shared by the replicas
+        op = burst(plan, op_max if per >= biggest else closed_loop(plan, per, together=True), per)
+    elif load.kind == LoadKind.max_throughput:
         op = op_max
     elif load.kind == LoadKind.batch:
         per = math.ceil(float(load.value) / reps)  # type: ignore[arg-type]
@@ -150,7 +161,7 @@ def evaluate(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout) ->
     elif load.kind == LoadKind.concurrency:
         per = float(load.value) / reps  # type: ignore[arg-type]
         fits = weights_fit and math.ceil(per) <= cap
-        op = closed_loop(plan, max(1.0, min(per, float(cap or 1))))
+        op = closed_loop(plan, max(1.0, min(per, float(cap or 1))), together=load.arrivals == Arrivals.together)
         if per > op.batch:  # users beyond the pool wait for a free slot (Little's law on the waiting line)
             wait_extra = (per - op.batch) / op.req_per_ms
     else:
@@ -239,7 +250,12 @@ def _assumptions(model: ModelSpec, gpu: GPU, req: ServingRequest, plan: Plan, es
         notes.append(Note.of(ServingCode.pp_latency, pp=est.pp))
     if est.load.kind != LoadKind.batch:
         rho = (est.req_s / est.replicas) * est.prefill_ms / 1e3
-        notes.append(Note.of(ServingCode.queueing, prefill_share=round(min(rho, 1.0), 3), wait_ms=round(est.queue_ms, 2)))
+        arrivals = "burst" if est.load.burst else est.load.arrivals.value
+        extra = {"requests": est.load.burst} if est.load.burst else {}
+        if arrivals == Arrivals.together.value:
+            extra = {"concurrency": int(est.load.value or 1)}
+        notes.append(Note.of(ServingCode.queueing, prefill_share=round(min(rho, 1.0), 3), wait_ms=round(est.queue_ms, 2),
+                             arrivals=arrivals, **extra))
     if est.load.kind == LoadKind.max_throughput:
         notes.append(Note.of(ServingCode.load_max, concurrency=round(est.concurrency)))
     return notes

@@ -12,14 +12,16 @@ from tools.notes import NoteCode
 class ServingCode(NoteCode):
     """Assumptions and formulas a serving estimate states (params in the comments)."""
 
-    lengths_default = "serving.lengths_default"  # input_tokens, output_tokens
+    lengths_default = "serving.lengths_default"  # input_tokens, output_tokens; traffic, source when a traffic kind's
+    # typical lengths stood in
     load_default = "serving.load_default"  # concurrency
     peak_factor = "serving.peak_factor"  # requests_per_day, peak_factor, request_rate_req_s, default (bool)
     load_closed_loop = "serving.load_closed_loop"  # concurrency
     load_open_loop = "serving.load_open_loop"  # request_rate_req_s
     load_batch = "serving.load_batch"  # batch_size
     load_max = "serving.load_max"  # concurrency (the most the engine runs at once)
-    queueing = "serving.queueing"  # prefill_share (of the GPU's time), wait_ms
+    queueing = "serving.queueing"  # prefill_share (of the GPU's time), wait_ms, arrivals ('independent' | 'together' |
+    # 'burst'); concurrency (together), requests (burst)
     weights = "serving.weights"  # weights (WeightFormat value), bits_per_weight, weights_gib, linear_only
     engine_profile = "serving.engine_profile"  # engine, bandwidth_share, step_overhead_ms, prefill_mfu, decode_mfu, cases
     engine_uncalibrated = "serving.engine_uncalibrated"  # engine

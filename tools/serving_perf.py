@@ -21,9 +21,26 @@ B · t_prefill + L_out · t_step to finish B requests, so a replica with B seque
 λ = B / (L_out · t_step + B · t_prefill + t_request) requests per ms (t_request: the engine's per-request
 work outside the GPU). A new request waits for the prefills ahead of it as in an M/D/1 queue — Poisson
 arrivals, a deterministic prefill time, utilisation ρ = λ · t_prefill, mean wait ρ · t_prefill / (2(1 − ρ)) —
-and half a decode step for the scheduler to pick it up:
-TTFT = t_request + wait + t_prefill + t_step / 2. Closed loops (N users) use the same formula with λ
-from the throughput. E2E follows from Little's law (E2E = B / λ), TPOT = (E2E − TTFT) / (L_out − 1).
+and half a decode step for the scheduler to pick it up: TTFT = t_request + wait + t_prefill + t_step / 2.
+Closed loops (N users) use the same formula with λ from the throughput. The step that finishes a prompt
+samples its first token (vLLM V1's model runner discards the samples of partial prefill chunks and keeps the
+one of the final chunk; SGLang and TensorRT-LLM return the prefill's token likewise), so a request's life is
+t_request + its prefill + (L_out − 1) decode steps, with the other users' prefills in between:
+E2E = t_request + B · t_prefill + (L_out − 1) · t_step, λ = B / E2E (Little's law), TPOT = (E2E − TTFT) /
+(L_out − 1). One user alone (a closed loop of one, or a batch) finds the engine idle: the client sends the next
+request only after the last one finished, so there is no step in flight to wait for and TTFT = t_request +
+t_prefill (the half step applies only where other requests keep the engine busy).
+
+Requests that arrive together. A benchmark's closed loop with fixed lengths (`vllm bench serve
+--max-concurrency N --ignore-eos`) starts all N requests at t = 0; they finish on the same step and the
+next N arrive together again, so every wave of N prompts is prefilled at once. The engine packs the wave's
+N · L_in tokens into steps of its token budget (vLLM's max_num_batched_tokens, SGLang's chunked prefill
+size, TensorRT-LLM's max_num_tokens); a prompt's first token comes with the step that finishes it, so the
+mean TTFT is t_request + the wave's prefill × (mean step a prompt finishes in) / (steps). A burst
+(`--request-rate inf --num-prompts M`, every prompt at t = 0) adds the queue for a slot: the first
+min(M, B) prompts form the first wave (and reach the engine no faster than its front end admits them, one
+per `request_cpu_ms`); the rest are admitted one by one as slots free, at the burst's service rate λ,
+the j-th after E2E + j / λ. The mean over the M requests is the burst's TTFT.
 For a request rate, B solves B = λ · E2E(B); when that needs more than the KV pool holds, or ρ ≥ 1,
 the layout is saturated. Every batch, the maximum-throughput one included, is capped at the whole
 sequences (input + output tokens) the pool holds. Short requests can be bound by the engine's front end
@@ -42,6 +59,7 @@ from tools.notes import Note
 from tools.serving_codes import CaveatCode, ServingCode
 from tools.serving_profiles import (
     ACTIVATION_BYTES,
+    ADMISSION_OUTPUT_RESERVE,
     ALLREDUCE_LATENCY_US,
     BITS_PER_WEIGHT,
     FORMAT_BANDWIDTH_FACTOR,
@@ -410,12 +428,28 @@ class Operating:
     saturated: bool
 
 
-def closed_loop(p: Plan, batch: float, arrival_per_ms: float | None = None) -> Operating:
-    """Steady state with `batch` sequences in flight (see the module docstring)."""
+def wave_first_token_ms(p: Plan, prompts: float) -> float:
+    """Mean time from the arrival of `prompts` prompts together to their first tokens (one replica).
+
+    The engine packs the wave's tokens into steps of its token budget (`batched_tokens`); prompt i (0-based) ends in
+    step ceil((i + 1) · L_in / budget) and gets its first token when that step does. The wave's prefill time is shared
+    evenly between its steps.
+    """
+    n = max(1, round(prompts))
+    total = prefill_ms(p, p.in_len, n)
+    budget = max(1, p.batched_tokens)
+    steps = max(1, math.ceil(n * p.in_len / budget))
+    ends = sum(min(steps, math.ceil((i + 1) * p.in_len / budget)) for i in range(n)) / n  # mean step a prompt ends in
+    return total * ends / steps
+
+
+def closed_loop(p: Plan, batch: float, arrival_per_ms: float | None = None, together: bool = False) -> Operating:
+    """Steady state with `batch` sequences in flight (see the module docstring); `together`: the users' requests
+    arrive together and stay in step, so each waits for its wave's prefill instead of queueing at random."""
     context = p.in_len + p.out_len / 2  # mean tokens held while decoding
     step = step_time(p, batch, context)
     t_p = prefill_ms(p, p.in_len)
-    e2e = p.out_len * step.step_ms + batch * t_p + p.profile.request_overhead_ms
+    e2e = max(0, p.out_len - 1) * step.step_ms + batch * t_p + p.profile.request_overhead_ms
     rate = batch / e2e
     cpu = p.profile.request_cpu_ms
     if cpu > 0 and rate > 1 / cpu:  # the front end admits one request per request_cpu_ms at most
@@ -425,11 +459,52 @@ def closed_loop(p: Plan, batch: float, arrival_per_ms: float | None = None) -> O
     rho = lam * t_p
     saturated = rho >= 1
     wait = rho * t_p / (2 * (1 - rho)) if rho < 1 else math.inf
-    ttft = p.profile.request_overhead_ms + t_p + step.step_ms / 2 + (wait if batch > 1 or arrival_per_ms else 0.0)
+    if together and batch > 1:
+        wave = wave_first_token_ms(p, batch)  # the whole wave arrives at once: no decode step is running
+        wait = max(0.0, wave - t_p)
+        ttft = p.profile.request_overhead_ms + wave
+    elif batch <= 1 and arrival_per_ms is None:  # one user: the engine is idle when the request arrives
+        wait = 0.0
+        ttft = p.profile.request_overhead_ms + t_p
+    else:
+        ttft = p.profile.request_overhead_ms + t_p + step.step_ms / 2 + wait
     if math.isinf(ttft):
         ttft = e2e
     tpot = max(step.step_ms, (e2e - ttft) / (p.out_len - 1)) if p.out_len > 1 else step.step_ms
     return Operating(batch, step, t_p, ttft, tpot, e2e, rate, 0.0 if math.isinf(wait) else wait, saturated)
+
+
+def admitted_at_once(p: Plan) -> int:
+    """Requests the engine admits before any finishes: its sequence cap, or the prompts (plus the share of the output
+    it reserves, ADMISSION_OUTPUT_RESERVE) that the KV pool holds. More than `max_batch` for engines that admit on the
+    prompt and preempt later (vLLM) — the steady batch stays the whole sequences the pool holds."""
+    reserve = ADMISSION_OUTPUT_RESERVE.get(p.req.engine.value, 1.0)
+    one = seq_kv_bytes(p, max(1, round(p.in_len + reserve * p.out_len)))
+    if one <= 0 or p.pool_gib <= 0:
+        return 0
+    return int(min(p.max_num_seqs, math.floor(p.pool_gib * GIB / one)))
+
+
+def burst(p: Plan, steady: Operating, requests: float) -> Operating:
+    """`requests` prompts sent at once to one replica whose steady state is `steady`.
+
+    The first wave (the prompts the engine admits at once: `admitted_at_once`) is prefilled as it reaches the engine,
+    no faster than the front end admits requests (one per `request_cpu_ms`); the rest wait for a slot, admitted one by
+    one at the steady service rate once the first requests finish (after E2E: every request is taken at the mean
+    length), and then see the steady state's own TTFT. The result's TTFT is the mean over all the requests; throughput
+    and per-token latency are the steady state's.
+    """
+    n = max(1.0, float(requests))
+    first = min(n, float(admitted_at_once(p)))
+    overhead = p.profile.request_overhead_ms
+    front_end = (first - 1) / 2 * p.profile.request_cpu_ms + steady.prefill  # mean arrival at the engine + prefill
+    wave = max(wave_first_token_ms(p, first), front_end)
+    later = n - first
+    queued = steady.e2e + max(0.0, later - 1) / (2 * steady.req_per_ms) + (steady.ttft - overhead) if later > 0 else 0.0
+    ttft = overhead + (first * wave + later * queued) / n
+    e2e = ttft + max(0, p.out_len - 1) * steady.tpot
+    return Operating(steady.batch, steady.step, steady.prefill, ttft, steady.tpot, e2e, steady.req_per_ms,
+                     ttft - overhead - steady.prefill, steady.saturated)
 
 
 def static_batch(p: Plan, batch: int) -> Operating:
@@ -530,7 +605,7 @@ def cost_per_million(price_per_hour: float | None, output_tok_s: float) -> float
 
 
 __all__ = [
-    "Operating", "Plan", "closed_loop", "cost_per_million", "expert_fraction", "forward_peak_bytes", "make_plan",
+    "Operating", "Plan", "admitted_at_once", "burst", "closed_loop", "cost_per_million", "expert_fraction", "forward_peak_bytes", "make_plan",
     "max_batch", "max_sequences", "open_loop", "pool_tokens", "prefill_ms", "sampler_peak_bytes", "static_batch",
-    "step_time", "touched_fraction", "vllm_profile_batch", "weight_bytes",
+    "step_time", "touched_fraction", "vllm_profile_batch", "wave_first_token_ms", "weight_bytes",
 ]

@@ -21,6 +21,30 @@ DEFAULT_PEAK_FACTOR = 3.0  # busiest hour = 3 × the daily average (requests per
 SECONDS_PER_DAY = 86_400
 
 
+class Traffic(str, Enum):
+    """A kind of traffic whose typical lengths stand in for lengths the user did not give."""
+
+    chat = "chat"  # conversational turns: ShareGPT's mean prompt and answer
+
+
+# Mean lengths of each traffic kind, (prompt tokens, generated tokens, source). Chat: the ShareGPT V3 conversations
+# that `vllm bench serve --dataset-name sharegpt` samples; GPUStack's performance lab prints 217,393 input and about
+# 201,600 output tokens over its 1,000 prompts (Qwen3 tokenizer; docs/performance-lab/qwen3-14b/h100.md), and vLLM
+# PR #18566 prints 229,711 / 203,068 for the same dataset with the Llama-3.1 tokenizer. The means stand for the
+# whole distribution: every request is taken at the mean length (see tools/serving_perf.py).
+TRAFFIC_LENGTHS: dict[Traffic, tuple[int, int, str]] = {
+    Traffic.chat: (217, 202, "the mean prompt and answer of the ShareGPT V3 conversations vllm bench serve samples, "
+                             "as GPUStack's performance lab prints them over 1,000 prompts"),
+}
+
+
+class Arrivals(str, Enum):
+    """When the requests of a closed loop reach the engine."""
+
+    independent = "independent"  # each user at its own time (real users; variable-length benchmark datasets)
+    together = "together"  # all users send at once and stay in step (fixed-length benchmark runs, --ignore-eos)
+
+
 class LoadKind(str, Enum):
     batch = "batch"  # a static batch of N requests started together (offline)
     concurrency = "concurrency"  # N users, each sending the next request when the last one ends (closed loop)
@@ -30,22 +54,32 @@ class LoadKind(str, Enum):
 
 
 class Load(Strict):
-    """One load shape. `value`: batch size, concurrent users, req/s or requests per day."""
+    """One load shape. `value`: batch size, concurrent users, req/s or requests per day; for max_throughput, optional:
+    the number of requests sent at once (a burst, as `vllm bench serve --request-rate inf --num-prompts N` sends)."""
 
     kind: LoadKind
     value: float | None = Field(default=None, gt=0)
     peak_factor: float | None = Field(default=None, ge=1, description="requests_per_day only; default 3")
+    arrivals: Arrivals = Field(default=Arrivals.independent, description="concurrency only: users at their own "
+                                                                         "times, or all together and in step")
 
     @model_validator(mode="after")
     def _check(self) -> "Load":
         if self.kind != LoadKind.max_throughput and self.value is None:
             raise ValueError(f"a {self.kind.value} load needs a value")
-        if self.kind in (LoadKind.batch, LoadKind.concurrency) and self.value is not None:
+        if self.kind in (LoadKind.batch, LoadKind.concurrency, LoadKind.max_throughput) and self.value is not None:
             if float(self.value) != int(self.value):
                 raise ValueError(f"{self.kind.value} must be a whole number")
         if self.peak_factor is not None and self.kind != LoadKind.requests_per_day:
             raise ValueError("peak_factor applies to requests_per_day only")
+        if self.arrivals != Arrivals.independent and self.kind != LoadKind.concurrency:
+            raise ValueError("arrivals applies to concurrency only (a burst and a batch arrive together anyway)")
         return self
+
+    @property
+    def burst(self) -> int | None:
+        """Requests sent at once for a maximum-throughput burst; None for a sustained maximum."""
+        return int(self.value) if self.kind == LoadKind.max_throughput and self.value else None
 
 
 class ServingRequest(Strict):
@@ -62,6 +96,8 @@ class ServingRequest(Strict):
     max_gpus: int = Field(default=64, gt=0, description="upper bound when solving for the GPU count")
     gpu_memory_utilization: float | None = Field(default=None, gt=0, le=1,
                                                  description="vLLM gpu_memory_utilization / SGLang mem_fraction_static")
+    traffic: Traffic | None = Field(default=None, description="stand-in lengths when input_len/output_len are not "
+                                                              "given: chat = ShareGPT's means")
     input_len: int | None = Field(default=None, gt=0, description="prompt tokens (default 1,024)")
     output_len: int | None = Field(default=None, gt=0, description="generated tokens (default 256)")
     max_model_len: int | None = Field(default=None, gt=0, description="engine context limit (default in + out)")

@@ -37,10 +37,15 @@ family's reference implementation, `tools.vram_shape.layer_style`): the residual
 sizes follow the precision regime (pure 16-bit; AMP over fp32 weights, where norms, softmax and the
 residual stream stay fp32 and every linear layer casts its own input; fp32), dropout masks are 1 byte,
 eager attention keeps its softmax in fp32 where the implementation upcasts. Encoder-decoder models count
-the decoder's cross-attention. Sharded trainers add what they gather (ZeRO-3/FSDP layers, the FSDP root
+the decoder's cross-attention, the decoder over `target_len` tokens (default: the input length). The loss
+keeps fp32 copies of the logits only where the model upcasts them or autocast runs it (`_logit_bytes`). Sharded trainers add what they gather (ZeRO-3/FSDP layers, the FSDP root
 unit or DeepSpeed's largest module) and their communication buckets. The KV cache is
-`tools.kv_cache.kv_cache` (GQA/MQA, MLA, per-layer sliding windows). Every constant is commented where it
-is used and every default that was assumed is listed in `VramEstimate.assumptions`.
+`tools.kv_cache.kv_cache` (GQA/MQA, MLA, per-layer sliding windows). Three framework facts count only when the
+request states them (defaults keep the estimate as it was): `autocast` (HF Trainer's bf16=True autocasts over 16-bit
+weights too, so the loss is fp32), `foreach_step` (torch's multi-tensor AdamW builds a state-sized buffer during the
+step, after backward freed the activations) and `kbit_prepare` (PEFT's prepare_model_for_kbit_training upcasts the
+non-quantised weights of a bitsandbytes base to fp32, and the residual stream with them). Every constant is commented
+where it is used and every default that was assumed is listed in `VramEstimate.assumptions`.
 """
 
 from __future__ import annotations
@@ -172,11 +177,19 @@ FULL32 = _Regime(stream=4, compute=4, cast_per_linear=False, label="fp32")
 # Output layer, bytes per logit (s·b·V of them). Korthikanti §4.3 counts 4
 # (Megatron's fused vocab-parallel cross-entropy). HF Trainer's default loss
 # keeps the bf16 logits (2), upcasts them to fp32 (4), saves log-softmax's fp32
-# output (4) and builds an fp32 gradient (4) during backward: ~14. Chunked or
-# fused losses (torchtune, LitGPT, Unsloth, Liger) keep about the bf16 logits
-# and one fp32 chunk: ~4. Calibrated on tests/data/published_memory.yaml.
-LOGITS_BYTES_HF = 14
+# output (4) and builds an fp32 gradient (4) during backward: 2 + 3·4 = 14
+# (`_logit_bytes`). Chunked or fused losses (torchtune, LitGPT, Unsloth, Liger)
+# keep about the bf16 logits and one fp32 chunk: ~4. Calibrated on
+# tests/data/published_memory.yaml.
 LOGITS_BYTES_CHUNKED = 4
+# The three loss-sized tensors of that count (the copy the loss reads, log-softmax's saved output, its gradient) are
+# fp32 when the model upcasts the logits (`layer_style(...).fp32_logits`), when torch autocast runs the loss
+# (cross_entropy / log_softmax / nll_loss are on autocast's fp32 list: PyTorch AMP docs, "CUDA Ops that can autocast
+# to float32"), or in fp32 training. Autocast runs under HF Trainer/accelerate mixed precision over fp32 master weights
+# or fp32 LoRA adapters, but not under DeepSpeed (transformers Trainer: "deepspeed and SageMaker Model Parallel manage
+# their own half precision", so no autocast context) nor in pure 16-bit training. Otherwise all three stay in the
+# logits' 16-bit dtype: 2 + 3·2 = 8 B per logit (Qwen (v1) and T5 under DeepSpeed).
+LOSS_COPIES = 3
 # Full recomputation keeps only each layer's input: s·b·h elements of the residual stream per layer.
 
 
@@ -189,6 +202,7 @@ class _Acc:
     assumptions: list[Note] = field(default_factory=list)
     cpu_bytes: float = 0.0
     regime: "_Regime | None" = None  # the activations' element sizes, once known
+    logit_bytes: int | None = None  # bytes per logit of the output layer and loss, once known (training)
     sharded_params: bool = False  # ZeRO-3 / FSDP: parameters gathered on side streams
 
     def add(self, component: Component, value: float, precision: "Precision | str | None" = None) -> None:
@@ -299,12 +313,13 @@ def estimate_vram(model: ModelSpec, request: VramRequest, gpus: Iterable[GPU] = 
             # HF transformers has no FlashAttention/SDPA kernel for the family (T5's relative position bias)
             flash = False
             acc.say(VramCode.eager_only, model=model.name)
-    # An encoder-decoder's decoder tokens (T5's targets): VramRequest carries no target length, so the decoder side is
-    # taken at seq_len too, an upper bound for summarisation-style jobs (said by vram.encoder_decoder).
-    dec_seq = seq
+    # An encoder-decoder's decoder tokens (T5's targets, padded to the labels' length): `target_len`, else seq_len too,
+    # an upper bound for summarisation-style jobs (said by vram.encoder_decoder).
+    dec_seq = request.target_len or seq
     if shape is not None and model.activation_profile is None and shape.encoder_decoder:
         acc.say(VramCode.encoder_decoder, encoder_layers=shape.layers - shape.decoder_layers,
-                decoder_layers=shape.decoder_layers, seq_len=dec_seq)
+                decoder_layers=shape.decoder_layers, seq_len=seq, target_tokens=dec_seq,
+                target_assumed=request.target_len is None)
 
     tp, pp = request.tp, request.pp
     if request.mode == Mode.inference:
@@ -353,7 +368,7 @@ def estimate_vram(model: ModelSpec, request: VramRequest, gpus: Iterable[GPU] = 
         assumptions=acc.assumptions,
         fits={f.gpu: f.fits for f in fit_details},
         fit_details=fit_details,
-        formula=_formula(model, shape, request, ckpt, flash, acc.regime),
+        formula=_formula(model, shape, request, ckpt, flash, acc.regime, acc.logit_bytes),
     )
 
 
@@ -453,6 +468,19 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
             trainable_fraction=trainable / model.params, adapter_precision=a_precision, pure_half=pure_half,
         )
         base = _frozen_weight_bytes(model, p, req.mode, acc)
+        kbit_upcast = req.kbit_prepare and _is_quantised(p) and p != Precision.fp8
+        if kbit_upcast:
+            # PEFT prepare_model_for_kbit_training (peft/utils/other.py): "cast all non INT8 parameters to fp32" (every
+            # fp16/bf16 parameter that is not a bitsandbytes Params4bit/Int8Params: embeddings, LM head, norms) for
+            # bitsandbytes bases (GPTQ, AQLM, EETQ, HQQ are skipped). Those 16-bit weights become 4 B: +2 B each.
+            _, upcast = split_params(model)
+            base += upcast * 2.0
+            acc.say(VramCode.kbit_prepare, upcast_params=upcast)
+            # The fp32 embedding output makes the residual stream fp32 (LlamaRMSNorm returns weight(fp32) × x), and
+            # bitsandbytes' Linear4bit/Linear8bitLt cast each input to the 16-bit compute dtype for the matmul and the
+            # output back to the input's dtype (bnb nn/modules.py: x.to(compute_dtype) … out.to(inp_dtype)): the AMP
+            # element sizes (fms-acceleration's framework_plugin_bnb.py avoids this "constantly downcasted" path).
+            amp = True
         put(Component.weights_frozen, base, shard_param, offload and params_gathered, p)
         if offload and sh == Sharding.fsdp:
             # FSDP allocates a pinned CPU gradient buffer the size of every offloaded shard, frozen ones included
@@ -536,7 +564,36 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
     if mp > 1:
         acc.say(VramCode.model_parallel, ranks=mp)
 
-    _training_activations(model, shape, req, p, seq, dec_seq, ckpt, tp, pp, flash, _regime(p, amp), acc)
+    # torch autocast runs the forward (and so the loss) under HF Trainer / accelerate mixed precision: 16-bit compute
+    # over fp32 master weights or fp32 adapters, without DeepSpeed (which casts the model and runs no autocast)
+    autocast = not fp32 and not pure_half and not deepspeed
+    if req.autocast is not None and not fp32:
+        # stated: HF Trainer's bf16/fp16=True autocasts the forward over 16-bit weights too (accelerate's
+        # prepare_model wraps model.forward in torch.autocast whenever mixed precision is set, whatever the
+        # parameters' dtype; ms-swift select_dtype passes bf16=True for a bf16 model); a plain loop does not
+        autocast = req.autocast
+        acc.say(VramCode.autocast_stated, autocast=autocast)
+    if autocast and req.kbit_prepare and req.mode in (Mode.lora, Mode.qlora) and _is_quantised(p) and shape is not None:
+        # autocast casts the upcast fp32 LM head to 16-bit for its matmul, and autograd keeps that copy for the input's
+        # gradient (the weight is frozen, so autocast's cast cache, which holds only leaves that require grad, misses)
+        acc.add(Component.autocast_copies, shape.vocab * shape.hidden * 2.0 / tp, half)
+    _training_activations(model, shape, req, p, seq, dec_seq, ckpt, tp, pp, flash, _regime(p, amp), autocast, acc)
+    if req.foreach_step and req.optimizer == Optimizer.adamw and not deepspeed:
+        _foreach_step(trainable_params / mp / shard_opt, 2.0 if pure_half else 4.0, offload, acc)
+
+
+def _foreach_step(local_params: float, state_bytes: float, offload: bool, acc: _Acc) -> None:
+    """torch's multi-tensor Adam/AdamW step (torch/optim/adam.py _multi_tensor_adam): `exp_avg_sq_sqrt =
+    torch._foreach_sqrt(device_exp_avg_sqs)` allocates a new tensor for every second moment of the GPU's optimizer
+    partition, in the state dtype, before the in-place div/add/addcdiv. The step runs after backward, when activations,
+    logits and gathered layers are freed and the gradients are still held, so the peak is states + max(what backward
+    holds transiently, that buffer): only the excess over the short-lived tensors counts."""
+    if offload:
+        return  # the states and their step are on the CPU
+    buffer = local_params * state_bytes
+    transient = sum(v for c, v in acc.parts.items() if c in TRANSIENT)
+    acc.add(Component.optimizer_step, max(0.0, buffer - transient), None)
+    acc.say(VramCode.foreach_step, buffer_bytes_per_param=state_bytes, over_transient=buffer > transient)
 
 
 def _gathered(shape: Shape, req: VramRequest, p: Precision, sh: Sharding, tp: int, mp: int, half: Precision,
@@ -683,7 +740,7 @@ def _regime(p: Precision, amp: bool) -> _Regime:
 
 def _training_activations(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precision, seq: int,
                           dec_seq: int, ckpt: Checkpointing, tp: int, pp: int, flash: bool, reg: _Regime,
-                          acc: _Acc) -> None:
+                          autocast: bool, acc: _Acc) -> None:
     b = req.batch_size
     if model.activation_profile is not None:
         prof = model.activation_profile
@@ -722,8 +779,9 @@ def _training_activations(model: ModelSpec, shape: Shape | None, req: VramReques
     if model.kind == ModelKind.encoder and req.mode != Mode.pretrain:
         acc.say(VramCode.encoder_head)
         return
-    per_logit = LOGITS_BYTES_CHUNKED if req.chunked_loss else LOGITS_BYTES_HF
-    acc.say(VramCode.logits, bytes_per_logit=per_logit, chunked=req.chunked_loss)
+    per_logit, fp32_loss = _logit_bytes(style, reg, autocast, req.chunked_loss)
+    acc.logit_bytes = per_logit
+    acc.say(VramCode.logits, bytes_per_logit=per_logit, chunked=req.chunked_loss, fp32_loss=fp32_loss)
     out_tokens = dec_seq if shape.encoder_decoder else seq  # the LM head runs over the decoder's tokens
     acc.add(Component.logits, per_logit * out_tokens * b * shape.vocab / tp)
 
@@ -733,8 +791,17 @@ def _half(p: Precision) -> Precision:
     return Precision.fp16 if p == Precision.fp16 else Precision.bf16
 
 
+def _logit_bytes(style: LayerStyle, reg: _Regime, autocast: bool, chunked: bool) -> tuple[int, bool]:
+    """(bytes per logit the output layer and its loss keep, whether the loss runs in fp32): the logits in the compute
+    dtype plus `LOSS_COPIES` loss-sized tensors (HF: 2 + 3·4 = 14; a 16-bit loss: 2 + 3·2 = 8; fp32: 4 + 3·4)."""
+    if chunked:
+        return LOGITS_BYTES_CHUNKED, True
+    fp32_loss = style.fp32_logits or autocast or reg.compute == FP32
+    return reg.compute + LOSS_COPIES * (FP32 if fp32_loss else reg.compute), fp32_loss
+
+
 def _formula(model: ModelSpec, shape: Shape | None, req: VramRequest, ckpt: Checkpointing, flash: bool,
-             reg: "_Regime | None") -> list[Note]:
+             reg: "_Regime | None", logit_bytes: int | None) -> list[Note]:
     """Which formulas the estimate used (rendered with their citations by tools/messages/vram.py)."""
     if model.activation_profile is not None:
         return [Note.of(FormulaCode.profile, source=model.activation_profile.source)]
@@ -755,7 +822,6 @@ def _formula(model: ModelSpec, shape: Shape | None, req: VramRequest, ckpt: Chec
         out.append(Note.of(FormulaCode.flash))
     if req.mode != Mode.inference and ckpt == Checkpointing.full:
         out.append(Note.of(FormulaCode.recompute, stream=reg.stream))
-    if req.mode != Mode.inference:
-        bytes_per_logit = LOGITS_BYTES_CHUNKED if req.chunked_loss else LOGITS_BYTES_HF
-        out.append(Note.of(FormulaCode.logits, bytes_per_logit=bytes_per_logit, fused_bytes=LOGITS_BYTES_CHUNKED))
+    if req.mode != Mode.inference and logit_bytes is not None:
+        out.append(Note.of(FormulaCode.logits, bytes_per_logit=logit_bytes, fused_bytes=LOGITS_BYTES_CHUNKED))
     return out

@@ -32,6 +32,7 @@ class Component(str, Enum):
     working_set = "working_set"  # inference: one layer's forward working set + last-position logits
     kv_cache = "kv_cache"
     logits = "logits"  # training: logits + loss of the output layer
+    optimizer_step = "optimizer_step"  # foreach Adam's step buffer beyond what the step frees (activations, logits)
     fragmentation = "fragmentation"  # caching-allocator slack
     cuda_context = "cuda_context"  # CUDA context + framework
 
@@ -86,14 +87,17 @@ class VramCode(NoteCode):
     adafactor = "vram.adafactor"
     sgd = "vram.sgd"  # half
     pipeline_activations = "vram.pipeline_activations"
-    logits = "vram.logits"  # bytes_per_logit, chunked
+    logits = "vram.logits"  # bytes_per_logit, chunked, fp32_loss
     dropout_masks = "vram.dropout_masks"  # family
     amp_activations = "vram.amp_activations"
     eager_only = "vram.eager_only"  # model
-    encoder_decoder = "vram.encoder_decoder"  # encoder_layers, decoder_layers, seq_len
+    encoder_decoder = "vram.encoder_decoder"  # encoder_layers, decoder_layers, seq_len (encoder), target_tokens (decoder), target_assumed
     gathered_embeddings = "vram.gathered_embeddings"  # sharding (zero3 | fsdp), params, with_grads
     comm_buckets = "vram.comm_buckets"  # sharding, grad_params (gradient elements the buffers hold)
     transient_fragmentation = "vram.transient_fragmentation"  # slack_fraction, sharded
+    kbit_prepare = "vram.kbit_prepare"  # upcast_params (the non-quantised weights PEFT upcasts to fp32)
+    autocast_stated = "vram.autocast_stated"  # autocast (bool, as the request states it)
+    foreach_step = "vram.foreach_step"  # buffer_bytes_per_param, over_transient (bool: the step sets the peak)
 
 
 class FormulaCode(NoteCode):

@@ -216,6 +216,7 @@ class LayerStyle:
     dropout: bool  # the config's default dropout is > 0, so each dropout keeps a 1-byte mask
     fp32_softmax: bool  # eager attention upcasts the scores to fp32 for the softmax (and keeps that output)
     eager_only: bool  # no FlashAttention / SDPA kernel for the family in HF transformers
+    fp32_logits: bool = True  # the training loss upcasts the logits to fp32 first (else it runs in their own dtype)
 
 
 # BertConfig (hidden_dropout_prob = attention_probs_dropout_prob = 0.1), RobertaConfig, DistilBertConfig
@@ -227,19 +228,26 @@ _LAYERNORM_DROPOUT = {"bert", "roberta", "xlm-roberta", "distilbert", "deberta",
 _T5 = {"t5", "flan-t5", "mt5", "umt5", "t5-v1.1", "ul2"}
 # LayerNorm families without dropout by default (OPTConfig dropout 0.1 aside, rarely fine-tuned here)
 _LAYERNORM = {"opt", "bloom", "falcon", "gpt-neox", "phi", "whisper", "vit"}
+# Where the training loss runs on the logits in their own dtype. HF transformers' causal-LM loss upcasts
+# (loss_utils.ForCausalLMLoss: `logits = logits.float()`; LlamaForCausalLM did `logits.float()` in the model before
+# 4.45), and so does ChatGLM's remote code (`lm_logits.to(torch.float32)`). Qwen (v1)'s remote code does not
+# (modeling_qwen.py QWenLMHeadModel.forward: `lm_logits = self.lm_head(hidden_states)`, then CrossEntropyLoss on the
+# shifted copy), nor does T5ForConditionalGeneration (`loss_fct(lm_logits.view(-1, ...), labels.view(-1))`).
+_LOSS_IN_LOGITS_DTYPE = {"qwen"} | _T5
 
 
 def layer_style(model: ModelSpec) -> LayerStyle:
     """The family's style; Llama-style decoders (LlamaRMSNorm with fp32 upcast, dropout 0.0, eager attention
     with softmax(dtype=float32)) are the default."""
     family = model.family.lower()
+    fp32_logits = family not in _LOSS_IN_LOGITS_DTYPE
     if family in _T5:
-        return LayerStyle(norm="rms", dropout=True, fp32_softmax=True, eager_only=True)
+        return LayerStyle(norm="rms", dropout=True, fp32_softmax=True, eager_only=True, fp32_logits=fp32_logits)
     if family in _LAYERNORM_DROPOUT or model.kind == ModelKind.encoder:
         return LayerStyle(norm="layer", dropout=True, fp32_softmax=False, eager_only=False)
     if family in _LAYERNORM:
         return LayerStyle(norm="layer", dropout=False, fp32_softmax=False, eager_only=False)
-    return LayerStyle(norm="rms", dropout=False, fp32_softmax=True, eager_only=False)
+    return LayerStyle(norm="rms", dropout=False, fp32_softmax=True, eager_only=False, fp32_logits=fp32_logits)
 
 
 def _attention_params(hidden: int, heads: int, kv_heads: int, head_dim: int) -> int:

@@ -56,7 +56,7 @@ class Understanding:
 
     def advance(self, reading: Reading, state: ConversationState, *, exclude: str | None = None) -> TurnReading:
         decision = self.decider.decide(reading, state, exclude=exclude)
-        update = clean_update(reading, decision.frame)
+        update = same_family_size(clean_update(reading, decision.frame), state, self.reader.matcher.catalog)
         update = update.model_copy(update={"starts_fresh": starts_fresh(reading, update, state, decision.frame)})
         new_state = state.advance(update, decision.frame, pasted_slots=reading.pasted_slots)
         if reading.display_currency:
@@ -81,6 +81,28 @@ def clean_update(reading: Reading, frame: Frame) -> SlotUpdate:
     if frame in (Frame.spec, Frame.comparison, Frame.catalog_filter) and u.available_gib and u.gpus:
         drop["available_gib"] = None  # "is the 5090 32GB or 24GB?" asks about the card's memory
     return u.model_copy(update=drop) if drop else u
+
+
+def same_family_size(update: SlotUpdate, state: ConversationState, catalog) -> SlotUpdate:
+    """"and 14B?" after Qwen2.5-7B is Qwen2.5-14B: a bare size after a catalog model names its sibling of that size,
+    when the catalog has one (else the size stays a size)."""
+    current = state.get("model")
+    if not update.params or update.model or update.model_name or not current or current not in catalog.models:
+        return update
+    family = catalog.models[current].family
+    for m in catalog.models.values():
+        if m.family == family and _size_in_name(m.key) == update.params:
+            if m.key == current:
+                return update.model_copy(update={"params": None})  # the size restated: nothing new
+            return update.model_copy(update={"model": m.key, "params": None})
+    return update
+
+
+def _size_in_name(key: str) -> float | None:
+    import re
+
+    m = re.search(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)b(?![a-z0-9])", key)
+    return float(m.group(1)) * 1e9 if m else None
 
 
 def starts_fresh(reading: Reading, update: SlotUpdate, state: ConversationState, frame: Frame) -> bool:

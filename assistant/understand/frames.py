@@ -169,12 +169,16 @@ class FrameDecider:
                 knn = self.bank.distribution(r.text, exclude=exclude)
                 frame, p = self.full.predict(featurize(r, state, knn))
                 how = "model+knn"
+            if (frame not in (Frame.out_of_scope, Frame.chitchat) and r.domain_evidence == 0 and not f.stated - {"pasted"}
+                    and (state.frame in (None, Frame.out_of_scope, Frame.chitchat) or r.topic_switch)):
+                # a new question with no GPU, model, cloud or AI word in it ("how do i speed up my python script?")
+                return FrameDecision(Frame.out_of_scope, p, "nothing of the domain in a new question")
             if p < LOW_CONFIDENCE and frame in (Frame.guidance, Frame.out_of_scope, Frame.chitchat) and (f.workload and f.has("memory", "feasibility")):
                 return FrameDecision(Frame.feasibility if f.hardware else Frame.memory, p, "workload")
             if (p < UNSURE and not f.workload and not f.hardware and f.in_domain and f.has("guidance", "howto", "troubleshoot")
                     and frame not in (Frame.guidance, Frame.spec, Frame.catalog_filter, Frame.comparison)):
                 return FrameDecision(Frame.guidance, p, "unsure: a question about how or why, nothing to compute")
-            if (p < UNSURE and f.concept_only and r.question_cues & {"guidance", "howto"}
+            if (p < UNSURE and f.concept_only and f.in_domain and r.question_cues & {"guidance", "howto"}
                     and frame not in (Frame.guidance, Frame.spec, Frame.catalog_filter, Frame.comparison)):
                 # "what's the difference between LoRA and QLoRA?" after a workload: a concept, not the workload again
                 return FrameDecision(Frame.guidance, p, "unsure: a concept question naming no workload or hardware")

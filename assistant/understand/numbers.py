@@ -138,6 +138,11 @@ def _chinese(text: str) -> str:
         if all(ch in "十百千万亿" for ch in run) and text[:s].rstrip()[-1:].isdigit():
             continue  # "2 万亿": units of the number before them, read by value_of
         v = _zh_value(run)
+        if v is None and len(run) > 2 and run[-1] in "一两" and text[e : e + 1] in _ZH_COUNTERS:
+            # "一万五一个月": the number, then "一个月" (a period) glued to it
+            run, e = run[:-1], e - 1
+            after = text[e : e + 1]
+            v = _zh_value(run)
         if v is None:
             continue
         out.append(text[last:s])

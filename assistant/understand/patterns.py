@@ -36,7 +36,7 @@ def _int(v: float | None) -> int | None:
 # ------------------------------------------------------------------ GPU counts
 
 COUNT_WORDS = r"(?:x|×|\*|张|块|台|个|片|卡|pcs)?"
-_BETWEEN = r"(?:(?:\d+\s?gb?|used|new|old|cheap|spare|rented|consumer|more|extra|of the|of them)\s+)?"
+_BETWEEN = r"(?:\d+\s?gb?(?:\s+|\s*的\s*)|(?:used|new|old|cheap|spare|rented|consumer|more|extra|of the|of them)\s+)?"  # "4张40G的A100"
 _COUNT_BEFORE = re.compile(rf"(?<![\d.]){N}\s*{COUNT_WORDS}\s*{_BETWEEN}(?:(?:nvidia|英伟达|geforce|rtx|tesla)\s*)?(?:的\s*)?{GPU_PH}(?!\s*(?:\d+\s?gb?\s*)?(?:gpu[- ]?h|卡时|卡小时|hours?\b|hrs?\b|小时))", re.I)
 _COUNT_AFTER = re.compile(rf"{GPU_PH}\ue001?\s*(?:x|×|\*)\s*{N}(?![\d.])|{GPU_PH}\s*{N}\s*(?:张|块|台|卡|个|片)(?!\w)", re.I)
 _COUNT_BARE = re.compile(
@@ -153,7 +153,8 @@ def memory(t: str) -> MemoryReading:
 
 CNY_PRE = r"(?:¥|￥|rmb\s?|cny\s?|人民币\s?)"
 USD_PRE = r"(?:us\$|\$|usd\s?)"
-CNY_POST = r"(?:元|块钱|块|rmb\b|cny\b|yuan\b|人民币|软妹币|大洋)"
+# "块" after a count is a classifier when a card follows ("4块A100", "一块24G的4090", "8块a800"), not money
+CNY_POST = r"(?:元|块钱|块(?!\s*(?:\ue000g|\d+\s*g|显卡|卡|gpu|板))|rmb\b|cny\b|yuan\b|人民币|软妹币|大洋)"
 USD_POST = r"(?:usd\b|dollars?\b|bucks\b|美元|美金|刀(?!片))"
 _MONEY = re.compile(
     rf"(?P<pre>{CNY_PRE}|{USD_PRE})\s*{N}{MULT}\s*(?P<post>{CNY_POST}|{USD_POST})?"
@@ -165,7 +166,10 @@ _BUDGET_WORD = re.compile(
     re.I,
 )
 _BARE_BUDGET = re.compile(
-    rf"(?:预算|budget(?: is| of)?|花费|经费|控制在|不超过|最多|顶多|under|below|less than|at most|up to|spend|afford)\s*(?:是|为|大概|约|在|:|：)?\s*{N}{MULT}"
+    rf"(?:预算|budget(?: is| of)?|花费|经费|控制在|不超过|最多|顶多|under|below|less than|at most|up to|spend|afford)\s*"
+    # a period may sit between the word and the amount: "预算每月4w以内", "预算一个月3000", "budget per month 2000"
+    rf"(?:(?:每个?月|一个月|1个月|每月|月|每小时|一小时|每天|per month|a month|monthly|per hour|an hour)\s*)?"
+    rf"(?:是|为|大概|约|在|:|：)?\s*{N}{MULT}"
     r"(?!\s*(?:gb|g\b|gib|tokens?|张|卡|小时|h\b|hours?|天|days?|b\b|亿|epochs?|轮|人|users?|个|ms\b|毫秒|s\b|秒|seconds?|qps|tok|concurrent|并发|%))",
     re.I,
 )
@@ -222,6 +226,9 @@ class MoneyReading:
     end: int
 
 
+_AMOUNT_PERIOD = re.compile(rf"(?<![A-Za-z0-9_.]){N}(?=\s?(?:一个月|每个?月|/\s?月|一小时|每小时|/\s?小时|a month|per month|/mo\b|an hour|per hour|/h\b|/hr\b))", re.I)
+
+
 def money_amounts(t: str) -> list[MoneyReading]:
     out: list[MoneyReading] = []
     taken: list[tuple[int, int]] = []
@@ -243,6 +250,15 @@ def money_amounts(t: str) -> list[MoneyReading]:
         per = _period_after(t, m.end(2))
         if v and per:
             out.append(MoneyReading(v, _currency(None, None, m.group(2)), per, True, s, e))
+            taken.append((s, e))
+    for m in _AMOUNT_PERIOD.finditer(t):  # "15000一个月能租到几张4090": an amount with a period glued to it is money
+        s, e = m.start(1), m.end(1)
+        if any(a <= s < b for a, b in taken):
+            continue
+        v = _num(m.group(1))
+        per = _period_after(t, e)
+        if v and v >= 100 and per in ("month", "hour", "day", "year"):
+            out.append(MoneyReading(v, None, per, True, s, e))
             taken.append((s, e))
     for m in _BARE_BUDGET.finditer(t):
         s, e = m.start(1), m.end()
@@ -558,7 +574,9 @@ def load(t: str) -> LoadReading:
 # ------------------------------------------------------------------ model size
 
 _PARAMS = re.compile(
-    rf"(?<![A-Za-z0-9_.\-]){N}\s*(b|B|billion|m|M|million|亿|十亿|百亿|千亿|万亿)(?:\s*的\s*|\s*-?\s*)(?:参数量?|param(?:eter)?s?|模型|model|大模型|llm|dense|moe)?(?![A-Za-z0-9_\-]|\s*(?:tokens?|toks?|token))",
+    rf"(?<![A-Za-z0-9_.\-]){N}\s*(b|B|billion|m|M|million|亿|十亿|百亿|千亿|万亿)(?:\s*的\s*|\s*-?\s*)(?:参数量?|param(?:eter)?s?|模型|model|大模型|llm|dense|moe)?"
+    # "72B-4bit", "70B-AWQ": a size followed by its precision is still the size
+    rf"(?![A-Za-z0-9_]|-(?!(?:\d+[- ]?bit|int[48]|fp(?:8|16)|bf16|awq|gptq)(?![A-Za-z0-9]))|\s*(?:tokens?|toks?|token))",
     re.I,
 )
 

@@ -60,17 +60,21 @@ _ELLIPSIS = re.compile(
 )
 
 
+# ASCII word edges: Python's \b counts Chinese characters as word characters, so "\bfp8\b" missed "跑FP8的卡"
+_FLAGS = re.I | re.A
+
+
 @lru_cache(maxsize=1)
 def lexicon() -> dict[str, Any]:
     data = yaml.safe_load(LEXICON_PATH.read_text(encoding="utf-8")) or {}
     compiled: dict[str, Any] = {}
     for table in ("mode", "precision", "billing", "region", "currency_words", "features", "retract", "frame_cues"):
-        compiled[table] = [(value, [re.compile(p, re.I) for p in pats]) for value, pats in (data.get(table) or {}).items()]
-    compiled["training_words"] = [re.compile(p, re.I) for p in data.get("training_words") or []]
-    compiled["topic_switch"] = [re.compile(p, re.I) for p in data.get("topic_switch") or []]
+        compiled[table] = [(value, [re.compile(p, _FLAGS) for p in pats]) for value, pats in (data.get(table) or {}).items()]
+    compiled["training_words"] = [re.compile(p, _FLAGS) for p in data.get("training_words") or []]
+    compiled["topic_switch"] = [re.compile(p, _FLAGS) for p in data.get("topic_switch") or []]
     compiled["model_families"] = sorted({str(f).lower() for f in data.get("model_families") or []}, key=len, reverse=True)
     compiled["not_model_names"] = {str(f).lower() for f in data.get("not_model_names") or []}
-    compiled["domain_words"] = [re.compile(p, re.I) for p in data.get("domain_words") or []]
+    compiled["domain_words"] = [re.compile(p, _FLAGS) for p in data.get("domain_words") or []]
     return compiled
 
 
@@ -173,7 +177,9 @@ class Reader:
         )
         domain_words = sum(1 for p in self.lex["domain_words"] if p.search(own.low))
         in_domain = bool(own.hits or (pasted and pasted.hits)) or domain_words > 0
-        domain_evidence = 2 * len(own.hits) + (2 * len(pasted.hits) if pasted else 0) + domain_words + 2 * bool(update.get("mode"))
+        workload_named = any(update.get(k) for k in ("model", "model_name", "params", "gpus", "available_gib", "instance"))
+        domain_evidence = (2 * len(own.hits) + (2 * len(pasted.hits) if pasted else 0) + domain_words
+                           + 2 * bool(update.get("mode")) + 2 * workload_named)
         language = language_of(split.own or text)
         task_words = bool(update.get("mode")) or bool(cues & {"recommend", "memory", "feasibility", "time", "cost", "serving", "spec", "compare", "filter", "guidance"})
         elliptical = bool(_ELLIPSIS.search(split.own)) and len(split.own) < (60 if language == "en" else 30)
@@ -224,7 +230,7 @@ class Reader:
         lex = self.lex
         out: dict[str, Any] = {}
         models = [h.key for h in hits if h.kind == "model"]
-        gpus = list(dict.fromkeys(h.key for h in hits if h.kind == "gpu"))
+        gpus = list(dict.fromkeys(self._variant_by_adjacent_memory(t, hits)))
         providers = list(dict.fromkeys(h.key for h in hits if h.kind == "provider"))
         instances = [self._instance(h, providers, low) for h in hits if h.kind == "instance"]
         if models:
@@ -238,6 +244,7 @@ class Reader:
                 family = self._family_named(t)
                 if family and (name is None or size is None and (name.lower() in family.lower() or family.lower() in name.lower())):
                     out["model_name"] = family  # a family, not an unknown model: the catalog knows its members
+                    out["_family"] = True
                 elif name:
                     out["model_name"] = name
                     out["_unknown_model"] = name
@@ -245,6 +252,8 @@ class Reader:
                         out["params"] = size
         if "model" not in out and "params" not in out:
             out["params"] = P.params(t)
+        if out.pop("_family", False) and out.get("params"):
+            del out["model_name"]  # "72B的qwen": the size says what is needed; the family word adds nothing
         if gpus:
             out["gpus"] = gpus
         else:
@@ -328,6 +337,32 @@ class Reader:
             if surface.lower() in self.lex["not_model_names"]:
                 continue
             return surface
+        return None
+
+    def _variant_by_adjacent_memory(self, t: str, hits: list[NameHit]) -> list[str]:
+        """Each GPU named, as the variant whose memory is written right beside it ("4张40G的A100", "A100（40G）",
+        "16G的V100"): the bare family name defaults to its largest variant, the figure says which one it is."""
+        out: list[str] = []
+        for n, hit in enumerate(h for h in hits if h.kind == "gpu"):
+            key = hit.key
+            mark = f"\ue000g{n}\ue001"
+            pos = t.find(mark)
+            if pos >= 0:
+                before = re.search(r"(\d{2,3})\s?(?:g|gb|gib)\s*(?:的|版|版本)?\s*$", t[max(0, pos - 10) : pos], re.I)
+                after = re.match(r"\s*[（(]?\s*(\d{2,3})\s?(?:g|gb|gib)\b", t[pos + len(mark) : pos + len(mark) + 10], re.I)
+                size = before or after
+                if size:
+                    key = self._variant_with_memory(key, float(size.group(1))) or key
+            out.append(key)
+        return out
+
+    def _variant_with_memory(self, key: str, size: float) -> str | None:
+        family = re.sub(r"(?i)[-\s]?\d+\s?gb?$|[-\s]?(?:sxm\d?|pcie)$", "", key)
+        pcie = "pcie" in key.lower()
+        for g in self.matcher.catalog.gpus.values():
+            if (re.sub(r"(?i)[-\s]?\d+\s?gb?$|[-\s]?(?:sxm\d?|pcie)$", "", g.key) == family
+                    and abs(g.memory_gb - size) < 1 and ("pcie" in g.key.lower()) == pcie):
+                return g.key
         return None
 
     def _is_named_gpus_memory(self, gib: float, gpus: list[str]) -> bool:
@@ -427,6 +462,9 @@ class Reader:
         # an identifier in model position: after a verb that takes a model, or before 模型/model
         for m in _MODEL_ID.finditer(t):
             surface = (m.group("id") or m.group("id2")).strip(" .,")
+            start = m.start("id") if m.group("id") else m.start("id2")
+            if start > 0 and t[start - 1].isdigit():
+                continue  # "72B-4bit": the tail of a size, not a name
             low = surface.lower()
             if low in self.lex["not_model_names"] or low.split("-")[0] in self.lex["not_model_names"] or "\ue000" in surface:
                 continue

@@ -49,7 +49,7 @@ _FRACTIONS = {"mfu", "fraction", "ratio", "utilization", "utilisation", "util", 
 _PERCENTS = {"pct", "percent", "percentage"}
 _TOKEN_WORDS = {"tok", "toks", "token", "tokens"}
 _REQUEST_WORDS = {"req", "reqs", "request", "requests", "queries"}
-_LENGTHS = {"seq", "input", "output", "model", "prompt", "context", "generation"}
+_LENGTHS = {"seq", "input", "output", "model", "prompt", "context", "generation", "target"}
 _PER_MILLION_TOKENS = re.compile(r"(?:^|_)per_(?P<n>1m|million|m|mtok|1k|thousand|k|token)(?:_[a-z]+)?_?(?:tokens?|tok)?(?:_|$)")
 
 

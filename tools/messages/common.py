@@ -85,7 +85,7 @@ def _terms(kind: str, table: dict) -> dict:
 def _rate(zh: bool):
     def render(p: dict, f: Formatter) -> str:
         source = f.term("fx_source", p["source"]) if p.get("source") else (p.get("source_text") or "")
-        when = p.get("as_of") or ("日期未知" if zh else "date unknown")
+        when = f.date_or_unknown(p.get("as_of"))
         detail = "，".join(x for x in (source, str(when)) if x) if zh else ", ".join(x for x in (source, str(when)) if x)
         usd, cny = f.g(p.get("usd", 1)), f.g(p["cny"])
         months = p.get("months")

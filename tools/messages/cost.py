@@ -24,7 +24,7 @@ MESSAGES: dict = {
                       "(check the provider's console).",
                       "目录中没有 {provider}/{instance} 的{billing:billing}价格：总价未知（请到云厂商控制台查询）。"),
     "cost.job": (
-        "Job: {model}, {mode:mode}, {tokens:big} tokens × {epochs:g} epoch(s) on {gpus} × {gpu} at MFU {mfu:.2f} "
+        "Job: {model}, {mode:mode}, {tokens:big} tokens × {epochs:count:epoch} on {gpus} × {gpu} at MFU {mfu:.2f} "
         "({mfu_source}) = {hours:hours}.",
         "任务：{model}，{mode:mode}，{tokens:big} token × {epochs:g} 个 epoch，{gpus} 张 {gpu}，MFU {mfu:.2f}"
         "（{mfu_source}）= {hours:hours}。",

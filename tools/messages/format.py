@@ -12,7 +12,9 @@ looks up the message ``term.billing.<value>`` ("on-demand" / "按量付费"), an
 same for ``mode``, ``grade``, ``region``, ``sharding``, ``optimizer``,
 ``name_kind`` … (`TERM_KINDS`). ``{as_of:as_of}`` is a price or rate date
 ("as of 2026-07-20" / "2026-07-20 数据", None: "date unknown"); ``{names:list}``
-joins a list ("a, b" / "a、b").
+joins a list ("a, b" / "a、b"). A count of things is ``{replicas:count:replica}`` ("1 replica",
+"2 replicas"; ``{n:count:near-miss:near-misses}`` where the plural is not one + "s"): English only,
+Chinese has no plural and its template writes the measure word ("{replicas} 个副本").
 """
 
 from __future__ import annotations
@@ -135,10 +137,27 @@ class Formatter:
     def date(self, iso: Any) -> str:
         return str(iso)
 
+    def date_or_unknown(self, value: Any) -> str:
+        """A date as the source gives it ('2026-07-20', '2026-10'); 'date unknown' / '日期未知' when it has none."""
+        if not value:
+            return "日期未知" if self.zh else "date unknown"
+        return str(value)
+
     def as_of(self, iso: Any) -> str:
         if not iso:
-            return "日期未知" if self.zh else "date unknown"
+            return self.date_or_unknown(iso)
         return f"{iso} 数据" if self.zh else f"as of {iso}"
+
+    def count(self, n: Any, one: str, many: str | None = None) -> str:
+        """'1 replica' / '2 replicas' / '0 replicas'; `many` where the plural is not `one` + 's' ('near-misses').
+
+        Chinese has no plural: there the word is written as given ('2 个副本' from `count(2, "个副本")`).
+        """
+        text = self.g(n)
+        if self.zh:
+            return f"{text} {one}"
+        single = isinstance(n, (int, float)) and not isinstance(n, bool) and float(n) == 1
+        return f"{text} {one if single else (many or one + 's')}"
 
     def list(self, items: Any) -> str:
         return ("、" if self.zh else ", ").join(str(i) for i in (items or []))
@@ -164,9 +183,12 @@ class Formatter:
         name, zh = entry
         return (zh or name) if self.zh else name
 
-    def region(self, value: Any) -> str:
+    def region(self, value: Any, *, code: bool = True) -> str:
         """A catalog region: in Chinese our placeholders in words (cn-mainland → 中国大陆, beijing-a → 北京 A 区)
-        and a cloud's own code as code (`cn-beijing`); in English the id as the consoles write it."""
+        and a cloud's own code as code (`cn-beijing`); in English the id as the consoles write it.
+
+        The one mapping of region ids to words: prose uses it as is, table cells and Slack fields pass
+        ``code=False`` (a cloud's own code as plain text: a cell has no room for code marks)."""
         if value is None:
             return "未知" if self.zh else "unknown"
         if not self.zh:
@@ -174,7 +196,9 @@ class Formatter:
         from tools.messages.catalog import term_pair  # lazy: the catalog imports this module
 
         pair = term_pair("region_id", str(value))
-        return pair[1] if pair is not None else f"`{value}`"
+        if pair is not None:
+            return pair[1]
+        return f"`{value}`" if code else str(value)
 
     def terms(self, kind: str, values: Any) -> str:
         return self.list([self.term(kind, v) for v in (values or [])])
@@ -233,6 +257,9 @@ class _TemplateFormatter(string.Formatter):
             return self.f.as_of(value)
         if spec == "list":
             return self.f.list(value)
+        if spec.startswith("count:"):  # {replicas:count:replica} / {n:count:near-miss:near-misses}
+            one, _, many = spec.removeprefix("count:").partition(":")
+            return "?" if value is None else self.f.count(value, one, many or None)
         if spec == "zh_name":  # a name with a Chinese form in `<field>_zh` (provider names)
             return str(self.params.get(f"{self._field}_zh") or value) if self.f.zh else str(value)
         if value is None:

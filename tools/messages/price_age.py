@@ -1,4 +1,4 @@
-"""Price age, the exchange rate's age, what a price covers and where it comes from (codes from tools.price_age).
+"""Price age, what a price covers and where it comes from (codes from tools.price_age; the rate's age is in `fx.rate`).
 
 Params (see `tools.price_age.PriceAge`): ``state`` fresh|stale|undated, ``as_of`` '2026-07-20' or '2026-10'
 (None: undated), ``date_precision`` day|month|approximate, ``inferred`` (the date is our inference),
@@ -35,7 +35,7 @@ def _zh(f: Formatter) -> int:
 
 def _date(p: dict[str, Any], f: Formatter) -> str:
     if not p.get("as_of"):
-        return "日期未知" if f.zh else "date unknown"
+        return f.date_or_unknown(None)
     text = str(p["as_of"])
     if p.get("date_precision") == "approximate":
         text = f"约 {text}" if f.zh else f"about {text}"
@@ -54,7 +54,7 @@ def _months(n: Any, f: Formatter) -> str:
 def _summary(p: dict[str, Any], f: Formatter) -> str:
     state = p.get("state")
     if state == "undated" or not p.get("as_of"):
-        return "日期未知（来源未注明日期）" if f.zh else "date unknown (the source gives no date)"
+        return f.date_or_unknown(None) + ("（来源未注明日期）" if f.zh else " (the source gives no date)")
     date = _date(p, f)
     age = _months(p.get("months"), f)
     if p.get("date_precision") == "approximate":  # "about 2026-10 (inferred), 2 months old"
@@ -65,18 +65,6 @@ def _summary(p: dict[str, Any], f: Formatter) -> str:
     if state == "stale":
         return f"{lead}，已过时（{age}）" if f.zh else f"{lead}, stale ({age})"
     return f"{lead}（{age}）" if f.zh else f"{lead} ({age})"
-
-
-def _rate(p: dict[str, Any], f: Formatter) -> str:
-    rate = f.g(p.get("usd_cny"))
-    kind = ("内置汇率" if f.zh else "built-in rate") if p.get("builtin") else ("配置的汇率" if f.zh else "configured rate")
-    date = _date(p, f)
-    age = _months(p.get("months"), f)
-    if f.zh:  # no "1 USD": a template adds no figure that is not a param
-        text = f"美元兑人民币汇率 {rate}（{kind}，{date}，{age}"
-        return text + ("，已过时：可设置 `GPU_ADVISOR_USD_CNY` 为当前汇率）" if p.get("state") == "stale" else "）")
-    text = f"USD/CNY rate {rate} ({kind} as of {date}, {age}"
-    return text + ("; stale: set `GPU_ADVISOR_USD_CNY` to a current rate)" if p.get("state") == "stale" else ")")
 
 
 def _parts(names: list[str], f: Formatter) -> str:
@@ -137,7 +125,6 @@ MESSAGES: dict = {
                         lambda p, f: STATE.get(str(p.get("state")), (str(p.get("state")),) * 2)[1]),
     "price_age.date": (_date, _date),
     "price_age.summary": (_summary, _summary),
-    "price_age.rate": (_rate, _rate),
     "price_age.covers": (_covers, _covers),
     "price_age.source": (_source, _source),
 }

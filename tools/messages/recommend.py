@@ -318,15 +318,27 @@ def _where(p: dict, f: Formatter) -> str:
     return f"{p['provider']}/{p['instance']}" if shown == str(p["provider"]) else f"{shown} `{p['instance']}`"
 
 
-def _band(zh: bool):
-    def render(p: dict, f: Formatter) -> str:
-        other, pct = _offer(p, f), f.pct(p["cheaper_fraction"])
-        factor = _FACTOR.get(p.get("factor") or "fit", _FACTOR["fit"])[1 if zh else 0]
-        if zh:
-            return f"排在 {other} 之前：后者只便宜 {pct}（在成本相近区间内），本方案{factor}"
-        return f"ranked above {other}, which is only {pct} cheaper (within the cost band), for {factor}"
+def _band_text(factors: dict, en: str, zh_text: str):
+    """`rank.band` as a sentence or a table cell: the cheaper offer passed over, by how much, and the deciding factor."""
+    def for_lang(zh: bool):
+        def render(p: dict, f: Formatter) -> str:
+            factor = factors.get(p.get("factor") or "fit", factors["fit"])[1 if zh else 0]
+            return (zh_text if zh else en).format(other=_offer(p, f), pct=f.pct(p["cheaper_fraction"]), factor=factor)
 
-    return render
+        return render
+
+    return for_lang
+
+
+_FACTOR_SHORT = {
+    "fit": ("better fit", "更合适"),
+    "freshness": ("fresher price", "价格更新"),
+    "grade": ("more trustworthy price source", "价格来源更可靠"),
+}
+_band = _band_text(_FACTOR, "ranked above {other}, which is only {pct} cheaper (within the cost band), for {factor}",
+                   "排在 {other} 之前：后者只便宜 {pct}（在成本相近区间内），本方案{factor}")
+# in a table cell: 'ahead of Lium's 1 × RTX-4090 (3.4% cheaper): more trustworthy price source'
+_band_row = _band_text(_FACTOR_SHORT, "ahead of {other} ({pct} cheaper): {factor}", "排在 {other}（便宜 {pct}）之前：{factor}")
 
 
 def _over_option(zh: bool):
@@ -488,7 +500,8 @@ def _serve_layout(zh: bool):
         if zh:
             text = f"{_gpus(p['gpus'], True)}：{p['replicas']} 个副本 × TP {p['tp']}" + (f" × PP {pp}，{nodes} 台机器" if pp > 1 or nodes > 1 else "")
             return (f"{copies} 份 × " if copies > 1 else "") + text
-        text = f"{_gpus(p['gpus'], False)}: {p['replicas']} replica(s) × TP {p['tp']}" + (f" × PP {pp} over {nodes} machines" if pp > 1 or nodes > 1 else "")
+        text = f"{_gpus(p['gpus'], False)}: {f.count(p['replicas'], 'replica')} × TP {p['tp']}" + (
+            f" × PP {pp} over {f.count(nodes, 'machine')}" if pp > 1 or nodes > 1 else "")
         return (f"{copies} copies × " if copies > 1 else "") + text
 
     return render
@@ -590,6 +603,7 @@ MESSAGES: dict = {
     "rank.billing_chosen": (_billing_chosen(False), _billing_chosen(True)),
     "rank.billing_cost": (_billing_cost, _billing_cost),
     "rank.band": (_band(False), _band(True)),
+    "rank.band_row": (_band_row(False), _band_row(True)),
     "rank.over_budget": (_over_option(False), _over_option(True)),
     "rank.none_within_budget": (_none_within(False), _none_within(True)),
     "rank.no_price_in_billing": (

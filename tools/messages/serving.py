@@ -6,6 +6,7 @@ from typing import Any
 
 from tools.messages.format import Formatter
 from tools.serving_profiles import AWQ, FP8_KV_SOURCE, KURTIC, LLAMA_QUANTIZE_SOURCE
+from tools.serving_types import TRAFFIC_LENGTHS, Traffic
 
 ENGINE = {"vllm": "vLLM", "sglang": "SGLang", "trtllm": "TensorRT-LLM", "llamacpp": "llama.cpp",
           "transformers": "Hugging Face transformers"}
@@ -28,7 +29,11 @@ SOURCE_ZH = {
     LLAMA_QUANTIZE_SOURCE: "llama.cpp `tools/quantize/quantize.cpp` 中的 `QUANT_OPTIONS`（即 `llama-quantize` 打印的表）："
                            "Llama-3-8B 上的文件大小与困惑度增量",
     FP8_KV_SOURCE: "vLLM 文档：量化 KV cache（`fp8_e4m3`，按张量缩放）",
+    TRAFFIC_LENGTHS[Traffic.chat][2]: "`vllm bench serve` 抽样的 `ShareGPT` V3 对话的平均长度（`GPUStack` 性能实验室 1,000 条"
+                                      "提示的统计）",
 }
+TRAFFIC_EN = {"chat": "chat traffic"}
+TRAFFIC_ZH = {"chat": "对话类流量"}
 
 
 def _source_zh(p: dict[str, Any]) -> str:
@@ -136,7 +141,34 @@ def _quality_ppl(p: dict[str, Any], f: Formatter) -> str:
     return f"quality cost of {p['weights']}: perplexity up by {span} on {p['reference']} ({p['source']})"
 
 
+def _lengths(p: dict[str, Any], f: Formatter) -> str:
+    traffic = p.get("traffic")
+    if f.zh:
+        head = f"长度：输入 {f.int(p['input_tokens'])} token，输出 {f.int(p['output_tokens'])} token"
+        if traffic:
+            return f"{head}（未给长度，按{TRAFFIC_ZH.get(str(traffic), str(traffic))}的典型长度：{_source_zh(p)}）"
+        return f"{head}（默认值）"
+    head = f"lengths: {f.int(p['input_tokens'])} prompt tokens, {f.int(p['output_tokens'])} generated"
+    if traffic:
+        return f"{head} (none given: typical of {TRAFFIC_EN.get(str(traffic), str(traffic))}, {p['source']})"
+    return f"{head} (defaults)"
+
+
 def _queue(p: dict[str, Any], f: Formatter) -> str:
+    arrivals = p.get("arrivals")
+    if arrivals == "together":
+        if f.zh:
+            return (f"排队模型：{p['concurrency']} 个用户的请求同时到达并保持同步（定长基准测试的闭环），每个请求要等整批"
+                    f"预填充完成，平均比单独预填充多等 {f.ms(p['wait_ms'])}；端到端延迟由利特尔定律得出")
+        return (f"queueing: the {p['concurrency']} users' requests arrive together and stay in step (a fixed-length "
+                f"benchmark loop), so each waits for its wave's prefill, {f.ms(p['wait_ms'])} beyond its own on average; "
+                f"E2E from Little's law")
+    if arrivals == "burst":
+        if f.zh:
+            return (f"排队模型：{f.int(p['requests'])} 个请求同时发出：第一批按前端接收的速度预填充，其余等空出的位置，"
+                    f"首 token 前平均等待 {f.ms(p['wait_ms'])}")
+        return (f"queueing: {f.int(p['requests'])} requests sent at once: the first wave is prefilled as the front end "
+                f"admits it, the rest wait for a free slot; mean wait before the first token {f.ms(p['wait_ms'])}")
     if f.zh:
         return (f"排队模型：预填充按 M/D/1 排队（泊松到达、预填充时间固定），预填充占 GPU {_pct(p['prefill_share'])}，"
                 f"平均等待 {f.ms(p['wait_ms'])}；端到端延迟由利特尔定律得出")
@@ -155,8 +187,7 @@ MESSAGES: dict = {
                                "attention", "`layer_types` 给了 {given} 层，但模型有 {layers} 层：按全部全局注意力计算"),
     "kv.shape_assumed": ("{model}: layer count assumed from the parameter count", "{model}：层数按参数量推算"),
     # ---- assumptions
-    "serving.lengths_default": ("lengths: {input_tokens:int} prompt tokens, {output_tokens:int} generated (defaults)",
-                                "长度：输入 {input_tokens:int} token，输出 {output_tokens:int} token（默认值）"),
+    "serving.lengths_default": (_lengths, _lengths),
     "serving.load_default": ("load: {concurrency} user at a time (no load given)", "负载：同时 {concurrency} 个用户（未给负载）"),
     "serving.peak_factor": (_peak, _peak),
     "serving.load_closed_loop": ("load: {concurrency} concurrent users, each sending the next request when the last one "
@@ -205,7 +236,7 @@ MESSAGES: dict = {
                                 "{gpu}：目录中没有 {precision} 张量峰值算力，计算项被忽略（解码与预填充按访存受限计）"),
     "serving.compute_precision": ("{weights} weights: matmuls at {precision} ({peak_tflops:tflops} dense peak per GPU)",
                                   "{weights} 权重：矩阵乘按 {precision} 计算（每卡稠密峰值 {peak_tflops:tflops}）"),
-    "serving.layout": ("layout: {gpus} GPUs = {replicas} replica(s) × TP {tp} × PP {pp}, {nodes} node(s)",
+    "serving.layout": ("layout: {gpus} GPUs = {replicas:count:replica} × TP {tp} × PP {pp}, {nodes:count:node}",
                        "布局：{gpus} 张卡 = {replicas} 个副本 × TP {tp} × PP {pp}，{nodes} 台机器"),
     "serving.layout_solved": ("GPU count solved for the load: the fewest GPUs that carry it ({gpus} = {replicas} × TP "
                               "{tp} × PP {pp}, up to {gpus_per_node} per node)",
@@ -268,7 +299,7 @@ MESSAGES: dict = {
                                               "换更大的 --gpu，或试试 --weights fp8 / int4。"),
     "serving.error.no_layout": ("{model} in {weights} does not fit on up to {max_gpus} × {gpu}.",
                                 "{model}（{weights}）在最多 {max_gpus} 张 {gpu} 上都放不下。"),
-    "serving.error.nodes": ("{gpus} GPUs do not fit on {nodes} node(s) of {gpus_per_node}.",
+    "serving.error.nodes": ("{gpus} GPUs do not fit on {nodes:count:node} of {gpus_per_node}.",
                             "{gpus} 张卡放不进 {nodes} 台每台 {gpus_per_node} 卡的机器。"),
     "serving.error.nodes.cli": ("--gpus {gpus} does not fit on --nodes {nodes} of {gpus_per_node} GPUs each.",
                                 "--gpus {gpus} 放不进 --nodes {nodes}（每台 {gpus_per_node} 张卡）。"),

@@ -25,7 +25,7 @@ def _search(p: dict[str, Any], f: Formatter) -> str:
     titles = _texts(p.get("titles"))
     if f.zh:
         return f"{p.get('count')} 段资料" + ("：" + "；".join(titles) if titles else "")
-    return f"{p.get('count')} passage(s)" + (": " + "; ".join(titles) if titles else "")
+    return f.count(p.get("count"), "passage") + (": " + "; ".join(titles) if titles else "")
 
 
 def _vram(p: dict[str, Any], f: Formatter) -> str:
@@ -42,7 +42,7 @@ def _recommend(p: dict[str, Any], f: Formatter) -> str:
     if f.zh:
         text = f"{p.get('options')} 个方案，{p.get('rejected')} 个未入选"
         return text + (f"；首选：{p['top']} {p.get('cost')}/月" if p.get("top") else "")
-    text = f"{p.get('options')} option(s), {p.get('rejected')} near-miss(es)"
+    text = f"{f.count(p.get('options'), 'option')}, {f.count(p.get('rejected'), 'near-miss', 'near-misses')}"
     return text + (f"; top: {p['top']} {p.get('cost')}/month" if p.get("top") else "")
 
 
@@ -73,7 +73,7 @@ MESSAGES: dict = {
         "{where}：{billing:billing} {hours} 小时共 {total}（{as_of:as_of}）",
     ),
     "ui.tool.recommend": (_recommend, _recommend),
-    "ui.tool.catalog_rows": ("{count} instance row(s)", "{count} 行实例数据"),
+    "ui.tool.catalog_rows": ("{count:count:instance row}", "{count} 行实例数据"),
     "ui.tool.catalog_found": ("record found", "找到记录"),
     # which brain answered (Answer.brain): the offline one in words; an LLM spec ("deepseek:deepseek-chat") stays as is
     "ui.brain.offline": ("offline", "离线"),

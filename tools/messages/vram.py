@@ -49,6 +49,8 @@ COMPONENTS = {
     "component.working_set": _component("activations", "激活值", "one layer working set + logits", "单层工作集 + logits"),
     "component.kv_cache": _component("KV cache", "KV cache"),
     "component.logits": _component("logits + loss", "logits 与损失", "output layer", "输出层"),
+    "component.optimizer_step": _component("optimizer step buffer", "优化器更新缓冲区", "foreach Adam, beyond the freed "
+                                           "activations", "多张量实现的 AdamW，超出已释放激活值的部分"),
     "component.fragmentation": _component("allocator fragmentation", "显存分配器碎片"),
     "component.cuda_context": _component("CUDA context + framework", "CUDA 上下文 + 框架"),
 }
@@ -93,12 +95,41 @@ def _sharded(zh: bool):
 def _logits(zh: bool):
     def render(p: dict, f: Formatter) -> str:
         n = p["bytes_per_logit"]
+        half_loss = not p.get("chunked") and p.get("fp32_loss") is False
         if zh:
-            how = "分块/融合损失函数" if p.get("chunked") else "HF `Trainer` 默认损失函数：完整 fp32 logits；torchtune/LitGPT/Unsloth 的分块损失函数约为 4 字节"
+            if p.get("chunked"):
+                how = "分块/融合损失函数"
+            elif half_loss:
+                how = ("损失函数直接在 16 bit logits 上计算：模型实现不把 logits 转为 fp32，且没有 autocast（DeepSpeed 或纯 16 bit 训练）；"
+                       "分块损失函数约为 4 字节")
+            else:
+                how = "HF `Trainer` 默认损失函数：完整 fp32 logits；torchtune/LitGPT/Unsloth 的分块损失函数约为 4 字节"
             return f"输出层：每个 logit {n} 字节 × 序列长度 × batch × 词表（{how}）"
-        how = ("chunked/fused loss" if p.get("chunked")
-               else "HF Trainer default loss: full fp32 logits; a chunked loss as in torchtune/LitGPT/Unsloth keeps about 4 B")
+        if p.get("chunked"):
+            how = "chunked/fused loss"
+        elif half_loss:
+            how = ("the loss runs on the 16-bit logits: the model's code does not upcast them and no autocast runs "
+                   "(DeepSpeed or pure 16-bit training); a chunked loss keeps about 4 B")
+        else:
+            how = "HF Trainer default loss: full fp32 logits; a chunked loss as in torchtune/LitGPT/Unsloth keeps about 4 B"
         return f"output layer: {n} B per logit × seq × batch × vocab ({how})"
+
+    return render
+
+
+def _encoder_decoder(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        enc, dec = p["encoder_layers"], p["decoder_layers"]
+        seq, target = f.int(p["seq_len"]), f.int(p.get("target_tokens") or p["seq_len"])
+        if zh:
+            head = f"编码器-解码器：{enc} 层编码器 + {dec} 层解码器（每层含交叉注意力），"
+            if p.get("target_assumed", True):
+                return head + f"解码器一侧也按 {seq} 个 token 估算（未给出目标长度）"
+            return head + f"编码器输入 {seq} 个 token，解码器目标 {target} 个 token"
+        head = f"encoder-decoder: {enc} encoder + {dec} decoder layers (each with cross-attention), "
+        if p.get("target_assumed", True):
+            return head + f"the decoder side taken at {seq} tokens too (no target length given)"
+        return head + f"{seq} input tokens in the encoder, {target} target tokens in the decoder"
 
     return render
 
@@ -270,10 +301,7 @@ ASSUMPTIONS = {
     "vram.eager_only": ("{model}: no FlashAttention kernel in HF transformers (relative position bias), eager attention "
                         "with its attention-score term assumed",
                         "{model}：HF 的模型库中没有 FlashAttention 实现（相对位置偏置），按普通注意力计算，含注意力分数项"),
-    "vram.encoder_decoder": ("encoder-decoder: {encoder_layers} encoder + {decoder_layers} decoder layers (each with "
-                             "cross-attention), the decoder side taken at {seq_len} tokens too",
-                             "编码器-解码器：{encoder_layers} 层编码器 + {decoder_layers} 层解码器（每层含交叉注意力），"
-                             "解码器一侧也按 {seq_len} 个 token 估算"),
+    "vram.encoder_decoder": (_encoder_decoder(False), _encoder_decoder(True)),
     "vram.gathered_embeddings": (_gathered(False), _gathered(True)),
     "vram.comm_buckets": (_buckets(False), _buckets(True)),
     "vram.transient_fragmentation": (
@@ -282,6 +310,26 @@ ASSUMPTIONS = {
            if p.get("sharded") else ") for fragmentation of what each step allocates and frees"),
         lambda p, f: "短生命周期张量（激活值、logits" + ("、聚合中的层、缓冲区）另计 " if p.get("sharded") else "）另计 ")
         + f.pct(p["slack_fraction"]) + (" 的碎片（聚合在独立的 CUDA 流上进行）" if p.get("sharded") else " 的碎片（每步反复分配和释放）"),
+    ),
+    "vram.kbit_prepare": (
+        "PEFT prepare_model_for_kbit_training: its {upcast_params:big} non-quantised weights (embeddings, LM head, norms) "
+        "upcast to fp32, so the residual stream is fp32 too and each quantised linear layer keeps a 16-bit copy of its "
+        "input",
+        "PEFT `prepare_model_for_kbit_training`：{upcast_params:big} 个未量化的权重（词嵌入、LM head、归一化层）升为 fp32，"
+        "因此残差流也是 fp32，每个量化线性层另存一份 16 bit 的输入副本",
+    ),
+    "vram.foreach_step": (
+        lambda p, f: f"foreach Adam step (torch._foreach_sqrt of the second moments): {p['buffer_bytes_per_param']:g} B "
+        "per trainable parameter more while the step runs, after the activations are freed"
+        + ("; it sets the peak" if p.get("over_transient") else "; below the backward pass's peak"),
+        lambda p, f: f"多张量实现的 AdamW 更新（对二阶矩做 `torch._foreach_sqrt`）：更新期间每个可训练参数多占 "
+        f"{p['buffer_bytes_per_param']:g} B，此时激活值已释放" + ("；它决定峰值" if p.get("over_transient") else "；低于反向传播的峰值"),
+    ),
+    "vram.autocast_stated": (
+        lambda p, f: "torch autocast around the forward and the loss, as stated (HF Trainer bf16/fp16=True): the loss "
+        "runs in fp32" if p.get("autocast") else "no torch autocast, as stated (a plain training loop)",
+        lambda p, f: "按所述，前向和损失函数在 torch `autocast` 下运行（HF `Trainer` 的 bf16/fp16=True）：损失函数以 fp32 计算"
+        if p.get("autocast") else "按所述，不使用 torch `autocast`（普通训练循环）",
     ),
 }
 

@@ -110,6 +110,9 @@ def add_workload_args(parser: argparse.ArgumentParser) -> None:
                         help="micro-batch per GPU for training; concurrent sequences for inference (default 1)")
     parser.add_argument("--seq-len", type=positive_int, default=None,
                         help="tokens per sequence, prompt + output (default 2048)")
+    parser.add_argument("--target-len", type=positive_int, default=None,
+                        help="encoder-decoder models (T5, BART): target tokens the decoder runs over, the labels' "
+                             "padded length (default: the same as --seq-len)")
     parser.add_argument("--lora-rank", type=positive_int, default=None, help="default 16")
     parser.add_argument("--lora-targets", choices=[t.value for t in LoraTargets], default=None,
                         help="attention (q,k,v,o) or all-linear (default)")
@@ -126,6 +129,15 @@ def add_workload_args(parser: argparse.ArgumentParser) -> None:
                         help="count the attention-score tensors (eager attention)")
     parser.add_argument("--chunked-loss", dest="chunked_loss", action="store_true", default=None,
                         help="chunked/fused LM loss (torchtune, LitGPT, Unsloth, Liger): ~4 instead of ~14 bytes per logit")
+    parser.add_argument("--kbit-prepare", dest="kbit_prepare", action="store_true", default=None,
+                        help="QLoRA/LoRA on a bitsandbytes base prepared by PEFT's prepare_model_for_kbit_training "
+                        "(HF Trainer/TRL on one GPU): non-quantised weights and the residual stream in fp32")
+    parser.add_argument("--autocast", dest="autocast", action=argparse.BooleanOptionalAction, default=None,
+                        help="torch autocast around forward and loss: --autocast for HF Trainer bf16/fp16=True over "
+                        "16-bit weights, --no-autocast for a plain loop (default: inferred from the precision layout)")
+    parser.add_argument("--foreach-step", dest="foreach_step", action="store_true", default=None,
+                        help="torch's foreach AdamW step (torch >= 2 default; HF adamw_torch): one more state-sized "
+                        "buffer during the step")
 
 
 def model_from_args(args: argparse.Namespace, catalog: Catalog | None) -> ModelSpec:
@@ -144,8 +156,9 @@ def model_from_args(args: argparse.Namespace, catalog: Catalog | None) -> ModelS
 
 
 _REQUEST_FIELDS = (
-    "mode", "precision", "master_weights", "optimizer", "batch_size", "seq_len", "lora_rank", "lora_targets",
-    "gpus", "sharding", "tp", "pp", "offload", "checkpointing", "flash_attention", "chunked_loss",
+    "mode", "precision", "master_weights", "optimizer", "batch_size", "seq_len", "target_len", "lora_rank", "lora_targets",
+    "gpus", "sharding", "tp", "pp", "offload", "checkpointing", "flash_attention", "chunked_loss", "kbit_prepare",
+    "autocast", "foreach_step",
 )
 
 

@@ -123,6 +123,8 @@ def register(subparsers) -> None:
     load.add_argument("--max-throughput", action="store_true", help="as many requests as the engine runs at once")
     p.add_argument("--peak-factor", type=_factor, default=None,
                    help="with --requests-per-day: busiest hour ÷ daily average (default 3)")
+    p.add_argument("--traffic", choices=["chat"], default=None,
+                   help="typical lengths when --input-len/--output-len are not given (chat: ShareGPT's means)")
     p.add_argument("--ttft-ms", type=_rate, default=None, help="target time to first token, ms")
     p.add_argument("--min-tokens-per-user", type=_rate, default=None, help="target tokens/s each user sees")
     p.add_argument("--instance", metavar="PROVIDER/INSTANCE[/REGION]", help="price on a catalog instance, e.g. aws/p5.48xlarge")
@@ -158,6 +160,7 @@ def request_from_args(args: argparse.Namespace) -> ServingRequest:
         "ttft_ms": args.ttft_ms, "min_tokens_per_user": args.min_tokens_per_user,
         "currency": args.currency, "max_num_seqs": args.max_num_seqs, "max_batched_tokens": args.max_num_batched_tokens,
         "vllm_engine": args.vllm_engine, "chunked_prefill": args.chunked_prefill, "vllm_sampler": args.vllm_sampler,
+        "traffic": args.traffic,
     }
     return ServingRequest(**{k: v for k, v in given.items() if v is not None})
 

@@ -38,7 +38,8 @@ LABELS = {
         "as_of": "Price as of",
         "sources": "Sources",
         "tool": "Tool",
-        "steps": "{n} tool call(s)",
+        "steps": "{n} tool call",
+        "steps_many": "{n} tool calls",
         "arguments": "Arguments",
         "result": "Result",
         "no_options": "No recommendation yet: ask which server to rent for a model.",
@@ -69,6 +70,7 @@ LABELS = {
         "sources": "参考资料",
         "tool": "工具",
         "steps": "{n} 次工具调用",
+        "steps_many": "{n} 次工具调用",  # Chinese has no plural
         "arguments": "参数",
         "result": "结果",
         "no_options": "还没有推荐：问一下某个模型该租什么服务器。",
@@ -153,10 +155,11 @@ def provider_label(option: Mapping[str, Any] | str | None, language: str = "en",
 
 
 def region_label(region: Any, language: str = "en") -> str:
-    """A region id in words where the message tables have it (cn-mainland -> 中国大陆); else the id."""
-    if region is None:
-        return labels(language)["unknown"]
-    return formatter(language).term("region_id", region)
+    """A region id in words where the message tables have it (cn-mainland -> 中国大陆); else the id, as plain text.
+
+    The answer's prose and this panel share one mapping (`tools.messages.format.Formatter.region`).
+    """
+    return formatter(language).region(region, code=False)
 
 
 def where(option: Mapping[str, Any], language: str = "en", names: ProviderNames | None = None) -> str:
@@ -253,7 +256,8 @@ def tool_steps(answer: Answer) -> list[dict[str, Any]]:
     names = [c.name for c in answer.tool_calls]
     sep = "、" if answer.language == "zh" else ", "
     log = sep.join(f"{n} ×{names.count(n)}" if names.count(n) > 1 else n for n in dict.fromkeys(names))
-    parent: dict[str, Any] = {"title": f"🔧 {lab['steps'].format(n=len(names))}", "id": "tools", "log": log, "status": "done"}
+    steps_label = lab["steps" if len(names) == 1 else "steps_many"].format(n=len(names))
+    parent: dict[str, Any] = {"title": f"🔧 {steps_label}", "id": "tools", "log": log, "status": "done"}
     steps = [{"role": "assistant", "content": "", "metadata": parent}]
     providers = provider_names()
     for i, call in enumerate(answer.tool_calls):
@@ -374,7 +378,7 @@ def options_table(answer: Answer, compact: bool = False, names: ProviderNames | 
         costs = [money(option_cost(o, c), cur, lang) for c in cost_cols]
         memory = f"{num(o.get('per_gpu_gib'), language=lang)} / {num(o.get('gpu_usable_gib'), language=lang)}"
         memory += "" if compact else " GiB"
-        as_of = cell(o.get("price_as_of") or f.as_of(None))
+        as_of = cell(f.date_or_unknown(o.get("price_as_of")))
         gpus = cell(gpu_text(o, lang))
         if compact:  # the provider's name over its instance id: the narrow column wraps between them, never inside the id
             place = f"{cell(provider_label(o, lang, names))}<br>{code_cell(o.get('instance'))}"

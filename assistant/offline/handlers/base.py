@@ -8,7 +8,8 @@ ends with — assumptions, caveats, the one question, sources — is built here 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from types import MappingProxyType
+from typing import Any, Mapping, Protocol
 
 from pydantic import BaseModel
 
@@ -131,6 +132,11 @@ class Env:
 
     catalog: Any
     today: Any
+    # (catalog, its display names): built on first use. The catalog is immutable for an Env's life (one loaded
+    # catalog object per brain; a catalog change loads a new object), so the names are built once per catalog
+    # object, not per answer; keyed by the object itself should a caller ever hand the Env another one.
+    _names: tuple[Any, Mapping[str, tuple[str, str | None]]] | None = field(default=None, init=False, repr=False,
+                                                                             compare=False)
 
     def model_name(self, key: str | None) -> str:
         m = self.catalog.models.get(key) if key else None
@@ -139,9 +145,13 @@ class Env:
     def provider(self, key: str) -> Any:
         return self.catalog.providers.get(key)
 
-    def display_names(self) -> dict[str, tuple[str, str | None]]:
-        """key -> (name, name_zh) of every provider, for tools.messages.format.provider_names."""
-        return {k: (p.name or k, getattr(p, "name_zh", None)) for k, p in self.catalog.providers.items()}
+    def display_names(self) -> Mapping[str, tuple[str, str | None]]:
+        """key -> (name, name_zh) of every provider, for tools.messages.format.provider_names (read-only, shared)."""
+        cached = self._names
+        if cached is None or cached[0] is not self.catalog:
+            names = {k: (p.name or k, getattr(p, "name_zh", None)) for k, p in self.catalog.providers.items()}
+            cached = self._names = (self.catalog, MappingProxyType(names))
+        return cached[1]
 
     def provider_label(self, key: str, lang: str) -> str:
         """The provider's name as the reader knows it (Chinese clouds by their Chinese name in a Chinese answer)."""

@@ -342,7 +342,7 @@ class CostHandler:
         rows = [[env.provider_label(o["provider"], ctx.lang), f"`{o['instance']}`", f"{f.g(o['gpu_count'])}× {c['gpu']}",
                  f.money(o["price_per_gpu_hour"], o["currency"], "hour", table=True),
                  render(Note(code=f"term.grade.{o['grade']}"), ctx.lang) + sep
-                 + (o.get("as_of") or ("日期未知" if ctx.lang == "zh" else "date unknown"))] for o in c["offers"]]
+                 + f.date_or_unknown(o.get("as_of"))] for o in c["offers"]]
         out.add(Para([Note.of(CostCode.offers, gpu=c["gpu"], count=len(rows), total=c.get("providers_total") or len(rows))]))
         out.add(Table([Note.of(TableCode.provider), Note.of(TableCode.instance), Note.of(TableCode.gpus),
                        Note.of(CostCode.per_gpu_hour), Note.of(TableCode.price)], rows))
@@ -369,7 +369,7 @@ class CostHandler:
         common = dict(provider=env.provider_label(c["provider"], ctx.lang), instance=c["instance"], gpu_count=c["gpu_count"], gpu=c["gpu"], region=c["region"],
                       billing=c["billing"], currency=c["currency"])
         offers = c.get("offers") or []
-        unknown_date = "日期未知" if ctx.lang == "zh" else "date unknown"
+        f = Formatter(ctx.lang)
         # "who offers the H100?" (a GPU, no hours): the providers are the answer, the cheapest one's bill the detail
         by_providers = len(offers) > 1 and not ctx.has("hours") and not ctx.has("hours_per_day")
         head = Note.of(CostCode.unknown, **common) if c.get("total") is None else Note.of(CostCode.lead, total=c["total"], hours=c["hours"], **common)
@@ -378,7 +378,7 @@ class CostHandler:
             out.add(Lead([Note.of(CostCode.offers_lead, total=c.get("providers_total") or len(offers), gpu=c["gpu"],
                                   provider=env.provider_label(first["provider"], ctx.lang), price=first["price_per_gpu_hour"],
                                   currency=first["currency"], kind=render(Note(code=f"term.grade.{first['grade']}"), ctx.lang),
-                                  age_text=first.get("as_of") or unknown_date)]))
+                                  age_text=f.date_or_unknown(first.get("as_of")))]))
         else:
             out.add(Lead([head]))
         if by_providers:
@@ -388,7 +388,7 @@ class CostHandler:
         for line in c.get("lines", []):
             # the price's age in words (fresh, stale, undated) when the tool aged it; else its date
             age = (render(Note.model_validate(line["age"]), ctx.lang) if line.get("age")
-                   else line.get("price_as_of") or ("日期未知" if ctx.lang == "zh" else "date unknown"))
+                   else f.date_or_unknown(line.get("price_as_of")))
             items.append(Note.of(CostCode.line, billing=line["billing"], total=line.get("total"), price_per_hour=line.get("price_per_hour"),
                                  currency=c["currency"], age_text=age))
         out.add(Bullets(Note.of(CostCode.lines), items))

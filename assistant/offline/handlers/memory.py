@@ -142,6 +142,13 @@ class FeasibilityHandler:
     frame = Frame.feasibility
 
     def plan(self, ctx: TurnContext, env: Env) -> Plan:
+        plan = self.estimate_plan(ctx, env)
+        _topic_search(plan, ctx, plan.calls[0].args["mode"])
+        return plan
+
+    def estimate_plan(self, ctx: TurnContext, env: Env) -> Plan:
+        """Only the estimate (key ``main``) with its defaults and data, no searches: for an answer that brings
+        its own passages and composes this one's verdict under them (the guidance answer's "your setup")."""
         plan = Plan()
         args = _vram_args(ctx, plan.defaults)
         targets = _targets(ctx)
@@ -151,7 +158,6 @@ class FeasibilityHandler:
             args["also_gpus"] = SHARDED_COUNTS
         plan.call("estimate_vram", "main", **args)
         plan.data["targets"] = bool(targets)
-        _topic_search(plan, ctx, args["mode"])
         return plan
 
     def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:

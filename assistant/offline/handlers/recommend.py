@@ -15,11 +15,14 @@ from assistant.offline.handlers.memory import TOPIC, breakdown_note
 from assistant.offline.workload import budget_args, serving_concurrency, workload_args
 from assistant.understand.slots import Frame
 from tools.messages import render, render_change
+from tools.messages.format import Formatter, provider_names
 from tools.notes import Change, Note, NoteCode
+from tools.recommend_rank import band_row
 
 MAX_ROWS = 5
 MAX_REJECTED = 3
 WHY_CODES = ("option.time", "option.mainland", "option.cheaper_spot")
+BAND_CODE = "rank.band"  # above a cheaper option of its cost band: the row says why (tools.recommend_rank.band_row)
 BILLING_TOPIC = ("billing modes on-demand spot reserved cost control", "计费方式 按量付费 竞价实例 包年包月 成本控制")
 SPOT_TOPIC = ("spot instances interruption checkpoint", "竞价实例 被回收 检查点 断点续训")
 CHINA_TOPIC = ("Chinese cloud providers Alibaba Tencent Huawei Ascend", "国内云厂商 阿里云 腾讯云 华为云 昇腾")
@@ -137,9 +140,12 @@ def price_line(o: dict[str, Any], env: Env, lang: str) -> Note | None:
 
 
 def row_notes(o: dict[str, Any]) -> list[Note]:
-    """What an option's 'why' cell says: its first two ranking reasons and its first warning."""
-    why = [Note.model_validate(r) for r in o.get("reasons", []) if isinstance(r, dict) and r.get("code") in WHY_CODES][:2]
-    return why + [Note.model_validate(w) for w in o.get("warnings", [])[:1]]
+    """What an option's 'why' cell says: why it sits above a cheaper row (the cost band's deciding factor, short),
+    its first two ranking reasons and its first warning."""
+    reasons = [Note.model_validate(r) for r in o.get("reasons", []) if isinstance(r, dict)]
+    band = [band_row(r) for r in reasons if r.code == BAND_CODE][:1]
+    why = [r for r in reasons if r.code in WHY_CODES][:2]
+    return band + why + [Note.model_validate(w) for w in o.get("warnings", [])[:1]]
 
 
 def shared_notes(options: list[dict[str, Any]]) -> list[Note]:
@@ -155,9 +161,10 @@ def option_row(o: dict[str, Any], period: str, lang: str, env: Env, skip: list[N
     cur = o.get("currency")
     cost_cell: Any = _money_cell(cost, cur, lang) if cost is not None else Note.of(TableCode.unknown_price)
     grade = render(Note(code=f"term.grade.{o.get('price_grade')}"), lang) if o.get("price_grade") else "—"
-    age = o.get("price_as_of") or ("日期未知" if lang == "zh" else "date unknown")
+    age = Formatter(lang).date_or_unknown(o.get("price_as_of"))
     why = [n for n in row_notes(o) if n not in (skip or [])]
-    why_text = ("；" if lang == "zh" else "; ").join(render(n, lang) for n in why) or "—"
+    with provider_names(env.display_names()):  # a note naming another option (rank.band_row) names its provider
+        why_text = ("；" if lang == "zh" else "; ").join(render(n, lang) for n in why) or "—"
     name = _provider_names(env, o["provider"])
     provider = (name["provider_zh"] or name["provider_name"]) if lang == "zh" else name["provider_name"]
     gpus = f"{(o.get('total_gpus') or o['gpu_count']):g}× {o['gpu']}"
@@ -166,8 +173,6 @@ def option_row(o: dict[str, Any], period: str, lang: str, env: Env, skip: list[N
 
 
 def _money_cell(amount: float, currency: str, lang: str) -> str:
-    from tools.messages.format import Formatter
-
     return Formatter(lang).money(amount, currency, table=True)
 
 

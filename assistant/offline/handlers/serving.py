@@ -32,19 +32,23 @@ class ServeCode(NoteCode):
     nearest = "serve.nearest"
 
 
+# Latin-only word edges: "\b" fails where Chinese touches the name ("H100上sglang跑")
+_L, _R = r"(?<![A-Za-z0-9])", r"(?![A-Za-z0-9])"
 ENGINES = [  # engine names in the user's words (the serving estimator has a profile for each)
-    ("llamacpp", r"llama\.?cpp|\bollama\b|\bgguf\b|lm ?studio|koboldcpp"),
-    ("sglang", r"\bsglang\b"),
-    ("trtllm", r"tensorrt[- ]?llm|\btrt[- ]?llm\b|\btrtllm\b|triton"),
-    ("transformers", r"\btransformers\b|\bhf generate\b|\btgi\b"),
-    ("vllm", r"\bvllm\b"),
+    ("llamacpp", rf"llama\.?cpp|{_L}ollama{_R}|{_L}gguf{_R}|lm ?studio|koboldcpp"),
+    ("sglang", rf"{_L}sglang{_R}"),
+    ("trtllm", rf"tensorrt[- ]?llm|{_L}trt[- ]?llm{_R}|{_L}trtllm{_R}|triton"),
+    ("transformers", rf"{_L}transformers{_R}|{_L}hf generate{_R}|{_L}tgi{_R}"),
+    ("vllm", rf"{_L}vllm{_R}"),
 ]
+# chat traffic with no lengths given: the estimator takes ShareGPT's mean lengths (sourced in tools/serving_profiles.py)
+CHAT_TRAFFIC = r"chat traffic|chatbot|conversational|对话类|对话流量|聊天|客服"
 MAX_THROUGHPUT = (r"max(?:imum)? throughput|peak throughput|flat[- ]out|at full (?:load|tilt)|fully (?:loaded|saturated)|saturat|"
                   r"最大吞吐|峰值吞吐|吞吐上限|极限吞吐|满载|满负荷|跑满|打满")
 
 
 # a stated vLLM release or engine generation ("vllm 0.6.3", "vLLM v0.11", "V0 engine"): its KV-pool profile run differs
-VLLM_VERSION = r"vllm\s*(?:==|版本|version|ver\.?)?\s*(v?0\.\d+(?:\.\d+)?)|\b(V[01])\s*(?:engine|引擎)"
+VLLM_VERSION = r"(?<![A-Za-z0-9])vllm\s*(?:==|版本|version|ver\.?)?\s*(v?0\.\d+(?:\.\d+)?)|\b(V[01])\s*(?:engine|引擎)"
 
 
 def _vllm_version(question: str) -> str | None:
@@ -77,6 +81,9 @@ def load_args(ctx: TurnContext, plan: Plan) -> dict[str, Any]:
     engine = _engine(ctx.question)
     if engine:
         args["engine"] = engine
+    if (re.search(CHAT_TRAFFIC, ctx.question, re.I)
+            and not (ctx.has("input_len") or ctx.has("output_len") or ctx.has("seq_len"))):
+        args["traffic"] = "chat"
     version = _vllm_version(ctx.question)
     if version and engine in (None, "vllm"):
         args["vllm_version"] = version

@@ -30,8 +30,8 @@ class GuidanceHandler:
             # estimate for their setup says whether the memory should have been enough
             from assistant.offline.handlers.memory import FeasibilityHandler
 
-            setup = FeasibilityHandler().plan(ctx, env)
-            plan.calls += [c for c in setup.calls if c.key == "main"]
+            setup = FeasibilityHandler().estimate_plan(ctx, env)
+            plan.calls += setup.calls
             plan.defaults = setup.defaults
             plan.data["setup"] = setup.data
         return plan
