@@ -84,6 +84,8 @@ CARRIED = [
      "actually finance says we can go up to 8k a month", Frame.serving),
     ("How much does an 8x A100 instance cost per hour on AWS?", "gimme that in RMB pls", Frame.cost),
     ("llama-3-8b 全参微调，下周五之前训完，数据20亿token，要几张H100", "手上现在有4张A100", Frame.deadline),
+    # a deployment asking what to rent stays a serving question (tie-break 1)
+    ("serve qwen2.5-14b to 50 concurrent users on 4090s, what throughput?", "卡不限了，你来推荐", Frame.serving),
 ]
 
 
@@ -105,6 +107,8 @@ def test_memory_named_after_a_memory_question_is_a_fit_check(u):
     ("what's the weather like in seattle this weekend?", Frame.out_of_scope),
     # a new question with nothing of the domain in it, however it is phrased
     ("how do i make my excel macro run faster?", Frame.out_of_scope),
+    # "any idea what X is" asks for X; it reports no failure
+    ("any idea what the vram requirement is for a 7B with 4bit lora?", Frame.memory),
     ("Vue 的 computed 和 watch 怎么选", Frame.out_of_scope),
     # "normal??" asks whether a measured behaviour is expected: help, not a fit check
     ("RTX 5090, SDXL lora, 1024x1024, bf16, batch 4: 39 s per iteration and vram at 31.2/31.5 GB. normal??", Frame.guidance),

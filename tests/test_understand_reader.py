@@ -85,6 +85,23 @@ SLOT_CASES = [
     # lexicon words touching Chinese characters ("\b" alone would treat 跑 as part of the word)
     ("目前市面上能原生跑FP8的卡都有哪几款？", {"features": ["fp8"]}),
     ("H100上sglang跑qwen3-14b", {"gpus": ["H100"], "model": "qwen3-14b"}),
+    # "one"/"a single" count one GPU; "handle" after "card" is not "card-hours"; a count before a card the catalog lacks
+    ("what is my cost if i self host llama 3.1 8b on one L4 instead of paying openai?", {"gpus": ["L4"], "gpu_count": 1}),
+    ("could a single card handle that?", {"gpu_count": 1}),
+    ("lots of us have 8*2080ti boxes", {"gpu_count": 8}),
+    ("500 gpu hours on A100", {"hours": 500.0, "gpu_count": None}),
+    # unknown models people write: a family with a variant name, an ollama tag
+    ("Qwen-Image in 4bit OOMs on cuda:0", {"model_name": "Qwen-Image"}),
+    ("ollama + gemma3:4b q4_k_m only fills 1.8 of the 4gb", {"model_name": "gemma3:4b", "params": 4e9}),
+    # a billing refused is not the billing wanted
+    ("Only on-demand, please. 不要包月。", {"billing": "on_demand"}),
+    ("按量就好，别给我包年的", {"billing": "on_demand"}),
+    ("不要竞价的，预算每月三万以内", {"billing": None}),
+    # the provider named with its instance is kept as said
+    ("腾讯云GN7.5XLARGE80按量一小时多少钱", {"providers": ["tencent"], "instance": "tencent/GN7.5XLARGE80"}),
+    ("AWS 中国区 g5.xlarge", {"providers": ["aws-china"], "instance": "aws-china/g5.xlarge"}),
+    # Chinese ways to say "from scratch"
+    ("组里拿到8台H800的配额，每台8卡，从头训个7B底座，语料1T token", {"mode": "pretrain", "gpu_count": 64}),
     # retractions are constraints, never attacks
     ("forget the budget", {"retract": ["budget"]}),
     ("忽略预算，只看性价比", {"retract": ["budget"]}),

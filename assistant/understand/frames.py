@@ -98,7 +98,9 @@ def _constraint_follow_up(r: Reading, state: ConversationState, f: Facts) -> boo
         return True  # "gimme that in RMB", "后面报价都用美金写吧": the same answer in another currency
     if not (stated or "retract" in f.stated) or stated & WORKLOAD_SLOTS:
         return False
-    if f.cues & ASKING_CUES or r.question_cues & ASKING_CUES:
+    # a deployment asking what to rent is still serving (tie-break 1): "卡不限了，你来推荐" after a serving question
+    asking = ASKING_CUES - ({"recommend"} if state.frame == Frame.serving else set())
+    if f.cues & asking or r.question_cues & asking:
         return False
     # a constraint that itself changes the question: a time limit (deadline), a serving load, memory now named
     # after a memory question (a fit check), a property list (a catalog filter)

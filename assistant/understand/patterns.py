@@ -40,8 +40,10 @@ _BETWEEN = r"(?:\d+\s?gb?(?:\s+|\s*的\s*)|(?:used|new|old|cheap|spare|rented|co
 _COUNT_BEFORE = re.compile(rf"(?<![\d.]){N}\s*{COUNT_WORDS}\s*{_BETWEEN}(?:(?:nvidia|英伟达|geforce|rtx|tesla)\s*)?(?:的\s*)?{GPU_PH}(?!\s*(?:\d+\s?gb?\s*)?(?:gpu[- ]?h|卡时|卡小时|hours?\b|hrs?\b|小时))", re.I)
 _COUNT_AFTER = re.compile(rf"{GPU_PH}\ue001?\s*(?:x|×|\*)\s*{N}(?![\d.])|{GPU_PH}\s*{N}\s*(?:张|块|台|卡|个|片)(?!\w)", re.I)
 _COUNT_BARE = re.compile(
-    rf"(?<![\d.]){N}\s*(?:x|×|\*)?\s*(?:\d+\s?g[bi]?[b]?\s*(?:的)?\s*)?(?:(?:张|块|台|个|片)\s*(?:\d+\s?g[bi]?b?\s*(?:的)?\s*)?(?:gpu|GPU|显卡|卡|算力卡)|卡(?![时])|(?:gpus|gpu|cards|card|graphics cards|devices|accelerators)\b(?![- ]?h))"
-    rf"|(?<![\d.]){N}\s+of\s+(?:them|those|these|the\s+\w+s)\b",
+    rf"(?<![\d.]){N}\s*(?:x|×|\*)?\s*(?:\d+\s?g[bi]?[b]?\s*(?:的)?\s*)?(?:(?:张|块|台|个|片)\s*(?:\d+\s?g[bi]?b?\s*(?:的)?\s*)?(?:gpu|GPU|显卡|卡|算力卡)|卡(?![时])|(?:gpus|gpu|cards|card|graphics cards|devices|accelerators)\b(?![- ]?h(?:ours?|rs?)?(?![a-z])))"
+    rf"|(?<![\d.]){N}\s+of\s+(?:them|those|these|the\s+\w+s)\b"
+    # a count before a consumer card the catalog lacks ("8*2080ti boxes", "4x 3080")
+    rf"|(?<![\d.]){N}\s*[x×*]\s*(?:rtx\s*|gtx\s*)?\d{{4}}\s?(?:ti|super)?\b",
     re.I,
 )
 # clusters: "2 nodes with 8x A100 each", "4x8 A100s", "4台8卡", "8台H800，每台8卡", "--nodes=4 --gpus-per-node=8"
@@ -61,6 +63,9 @@ class CountReading:
     too_large: float | None = None  # the number written, when it is absurd
 
 
+_ONE = re.compile(rf"(?<![A-Za-z])(?:one|a single|single|just one|only one)\s+(?:{GPU_PH}|of (?:those|these|the|them|my|our)\s+(?:cards|gpus)\b)", re.I)
+
+
 def gpu_count(t: str) -> CountReading:
     """How many GPUs: '4 张 4090', '8xA100', 'A100 x 8', 'A100 8卡', '8卡', '8 GPUs'; clusters multiply out."""
     for pattern in _NODES_GPUS:
@@ -76,7 +81,10 @@ def gpu_count(t: str) -> CountReading:
         found.append((m.start(), m.group(2) or m.group(4)))
     if not found:
         for m in _COUNT_BARE.finditer(t):
-            found.append((m.start(), m.group(1) or m.group(2)))
+            found.append((m.start(), next(g for g in m.groups() if g is not None)))
+    if not found:
+        for m in _ONE.finditer(t):  # "on one L4", "can one of those cards hold it": one
+            found.append((m.start(), "1"))
     if not found:
         for m in _TP_FLAG.finditer(t):
             found.append((m.start(), m.group(1)))

@@ -85,6 +85,20 @@ def _first(table: list[tuple[str, list[re.Pattern]]], text: str) -> str | None:
     return None
 
 
+# "no spot", "nothing reserved", "不要包月", "别给我包年的": the billing named is the one refused
+_NEGATED = re.compile(r"(?:\bno|\bnot|\bnothing|\bwithout|\bavoid|\bskip|\bexcept|不要|不用|不想|别给我|别用|别|不考虑|不接受|排除|除了)\s*(?:the\s+|any\s+|给我)?(?:\w+\s+)?$", re.A)
+
+
+def _first_affirmed(table: list[tuple[str, list[re.Pattern]]], text: str) -> str | None:
+    """The first value whose words appear without a negation right before them."""
+    for value, pats in table:
+        for p in pats:
+            for m in p.finditer(text):
+                if not _NEGATED.search(text[max(0, m.start() - 14) : m.start()]):
+                    return value
+    return None
+
+
 def _all(table: list[tuple[str, list[re.Pattern]]], text: str) -> list[str]:
     return [value for value, pats in table if any(p.search(text) for p in pats)]
 
@@ -269,8 +283,9 @@ class Reader:
         out["min_memory_gb"] = mem.min_memory_gb
         if instances:
             out["instance"] = instances[0]
-            implied = {k.split("/", 1)[0] for k in instances}
-            providers = [p for p in providers if p not in implied and not any(i.startswith(p) for i in implied)]
+            # the provider named with its instance stays (as the user said it); a different one it implies does not
+            owners = {k.split("/", 1)[0] for k in instances}
+            providers = [p for p in providers if p in owners or not any(o.startswith(p) or p.startswith(o) for o in owners)]
         if providers:
             out["providers"] = providers
         extra = self._variants_by_memory(t, hits)
@@ -285,7 +300,7 @@ class Reader:
         if mode == "qlora" and precision in ("int4", "nf4"):
             precision = None  # "4-bit LoRA" is QLoRA, not a precision
         out["precision"] = precision
-        out["billing"] = _first(lex["billing"], low)
+        out["billing"] = _first_affirmed(lex["billing"], low)
         out["region"] = _first(lex["region"], low)
         features = _all(lex["features"], low)
         out["features"] = features or None
@@ -454,7 +469,15 @@ class Reader:
             if first in _NOT_MODEL_WORDS or "\ue000" in surface or surface.lower() in self.lex["not_model_names"]:
                 continue
             return surface, _size(m.group(2) or m.group(3))
+        # an ollama tag: "gemma3:4b", "qwen2.5-coder:7b"
+        m = re.search(r"(?<![A-Za-z0-9_.\-])([A-Za-z][A-Za-z0-9.\-]*:(\d+(?:\.\d+)?)[bB])(?![A-Za-z0-9_])", t)
+        if m and "\ue000" not in m.group(1):
+            return m.group(1), _size(m.group(2))
         families = "|".join(re.escape(f) for f in self.lex["model_families"])
+        # a family with a named variant and no size: "Qwen-Image", "Qwen-VL", "InternVL-Chat"
+        m = re.search(rf"(?<![A-Za-z0-9_.\-])((?:{families})[0-9.]*-(?!(?:awq|gptq|gguf|int[48]|fp(?:8|16)|bf16|\d))[A-Za-z][A-Za-z0-9.]*)(?![A-Za-z0-9_\-])", t, re.I)
+        if m and m.group(1).lower() not in self.lex["not_model_names"]:
+            return m.group(1), None
         # "<family><version> <size>B" with a space: "qwen2 72B", "llama2 13b", "glm4 9b"
         m = re.search(rf"(?<![A-Za-z0-9_.\-])((?:{families})[0-9.]*(?:[-_][A-Za-z0-9.]+)*\s+(\d+(?:\.\d+)?)\s?[bB])(?![A-Za-z0-9_])", t, re.I)
         if m:
