@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import Any, Literal
 
-from langchain_core.tools import BaseTool, StructuredTool
+from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from assistant.resources import Resources
@@ -38,6 +39,7 @@ from tools.fit import FitReport, fit_report, target_for_gpu, target_for_memory
 from tools.schemas import (CostEstimate, CostRequest, RecommendRequest, ServingLoad, TrainTimeEstimate, TrainTimeRequest, VramEstimate,
                            VramRequest)
 from tools.serving_profiles import Engine, WeightFormat
+from tools.serving_types import Traffic
 
 MAX_REJECTED_SHOWN = 8
 log = logging.getLogger(__name__)
@@ -182,7 +184,7 @@ class ServingArgs(_Args):
     vllm_version: str | None = Field(default=None, max_length=40,
                                      description="the vLLM release or engine as the user wrote it ('0.6.3', 'V0'): "
                                      "sets the engine generation and the KV-pool profile run; None: current vLLM (V1)")
-    traffic: Literal["chat"] | None = Field(default=None, description="chat: ShareGPT's typical lengths when input_len/output_len are not given")
+    traffic: Traffic | None = Field(default=None, description="chat: ShareGPT's typical lengths when input_len/output_len are not given")
     concurrency: int | None = Field(default=None, gt=0)
     requests_per_day: float | None = Field(default=None, gt=0)
     request_rate: float | None = Field(default=None, gt=0, description="requests per second")
@@ -416,10 +418,13 @@ class ToolBox:
             from tools.serving_types import VllmEngine
 
             rules = vllm_rules(args.vllm_version)
+            generation = re.search(r"(?<![A-Za-z0-9])[vV]([01])(?![A-Za-z0-9_.])", args.vllm_version)
             if rules:
                 vllm = {"vllm_engine": rules[0], "vllm_sampler": rules[1]}
-            elif args.vllm_version.lower() in ("v0", "v1"):  # the engine generation alone: its default warm-up
-                vllm = {"vllm_engine": VllmEngine(args.vllm_version.lower())}
+            elif generation:  # the engine generation alone ("V0", "V1 engine"): its default warm-up
+                vllm = {"vllm_engine": VllmEngine(f"v{generation.group(1)}")}
+            else:
+                raise ToolException(f"vllm_version {args.vllm_version!r}: expected a release such as '0.6.3' or 'V0'/'V1'")
         req = ServingRequest(weights=args.weights, engine=args.engine, gpus=args.gpus, input_len=args.input_len,
                              output_len=args.output_len, load=load, ttft_ms=args.ttft_ms, min_tokens_per_user=args.min_tokens_per_user,
                              traffic=args.traffic, **vllm)

@@ -66,7 +66,7 @@ class Settings(BaseSettings):
                                 source_code=FxSource.builtin, today=self.today_date)
         return ExchangeRate(
             usd_cny=self.usd_cny,
-            as_of=self.usd_cny_as_of or self.today_date,
+            as_of=self.usd_cny_as_of,  # undated: "date unknown", never today's date passed off as the rate's
             source="configured (GPU_ADVISOR_USD_CNY)",
             source_code=FxSource.configured,
             today=self.today_date if self.usd_cny_as_of is not None else None,

@@ -107,6 +107,12 @@ def test_memory_named_after_a_memory_question_is_a_fit_check(u):
     ("what's the weather like in seattle this weekend?", Frame.out_of_scope),
     # a new question with nothing of the domain in it, however it is phrased
     ("how do i make my excel macro run faster?", Frame.out_of_scope),
+    ("how do I size a bloom filter for 10 million keys?", Frame.out_of_scope),
+    # concepts of the domain stay in it (review: these were turned away once)
+    ("what is flash attention?", Frame.guidance),
+    ("HBM3e是什么", Frame.guidance),
+    ("PCIe和SXM区别", Frame.guidance),
+    ("how does 昇腾 work", Frame.guidance),
     # "any idea what X is" asks for X; it reports no failure
     ("any idea what the vram requirement is for a 7B with 4bit lora?", Frame.memory),
     ("Vue 的 computed 和 watch 怎么选", Frame.out_of_scope),
@@ -125,3 +131,8 @@ def test_a_bare_size_after_a_catalog_model_names_its_sibling(u):
     # no sibling of that size in the family: the size stays a size
     tr = u.turn("and 70B?", s)
     assert tr.state.get("params") == 70e9 and not tr.state.has("model")
+
+
+def test_learning_rate_is_not_a_price(u):
+    tr = u.turn("what learning rate for Qwen2.5-7B LoRA on a 4090?", ConversationState())
+    assert tr.frame != Frame.cost

@@ -89,6 +89,9 @@ SLOT_CASES = [
     ("what is my cost if i self host llama 3.1 8b on one L4 instead of paying openai?", {"gpus": ["L4"], "gpu_count": 1}),
     ("could a single card handle that?", {"gpu_count": 1}),
     ("lots of us have 8*2080ti boxes", {"gpu_count": 8}),
+    ("vram for sdxl inference at 1024x1024?", {"gpu_count": None}),  # a resolution, not 1024 cards
+    ("阿里云上租一张一个月多少钱", {"gpu_count": 1}),
+    ("生成一张图要多久", {"gpu_count": None}),  # 一张图 is one image
     ("500 gpu hours on A100", {"hours": 500.0, "gpu_count": None}),
     # unknown models people write: a family with a variant name, an ollama tag
     ("Qwen-Image in 4bit OOMs on cuda:0", {"model_name": "Qwen-Image"}),
@@ -102,6 +105,22 @@ SLOT_CASES = [
     ("AWS 中国区 g5.xlarge", {"providers": ["aws-china"], "instance": "aws-china/g5.xlarge"}),
     # Chinese ways to say "from scratch"
     ("组里拿到8台H800的配额，每台8卡，从头训个7B底座，语料1T token", {"mode": "pretrain", "gpu_count": 64}),
+    # review findings (2026-12-01): a number with a period is money only when money is the topic
+    ("seq 4096 per hour, qwen2.5-7b lora 训练多少钱", {"seq_len": 4096, "budget": None}),
+    ("最多每天1000次调用，qwen2.5-7b 部署用什么卡", {"requests_per_day": 1000.0, "budget": None}),
+    ("处理5000一小时的请求", {"budget": None}),
+    ("预算5000块 A100 能租多久", {"budget": {"amount": 5000.0, "currency": "CNY"}, "gpu_count": None}),
+    # a family with a version is that member (unknown to the catalog here), not the family's smallest
+    ("whisper medium 推理要多少显存", {"model_name": "whisper medium"}),
+    ("fine-tune Stable Diffusion 2.1 on a 4090?", {"model_name": "Stable Diffusion 2.1"}),
+    # family names that are ordinary words need AI words beside them
+    ("how do I size a bloom filter for 10 million keys?", {"model_name": None}),
+    ("fp8 quant makes flux slower on my 3090 lol", {"model_name": "flux"}),
+    # the memory figure after a name is that name's; PCIe stays PCIe
+    ("H100 80G A100 40G 哪个划算", {"gpus": ["H100", "A100-40GB"]}),
+    ("80G的A100 PCIe", {"gpus": ["A100-80GB-PCIe"]}),
+    ("4张A100，每张40G", {"gpus": ["A100-40GB"], "gpu_count": 4, "available_gib": None}),
+    ("8 A100s each with 40GB", {"gpus": ["A100-40GB"], "gpu_count": 8}),
     # retractions are constraints, never attacks
     ("forget the budget", {"retract": ["budget"]}),
     ("忽略预算，只看性价比", {"retract": ["budget"]}),
@@ -211,3 +230,15 @@ def test_a_typo_is_reported_as_read(reader):
     r = reader.read("How much memory to fine-tune Llamma-13B with LoRA?")
     assert r.update.model == "llama-13b" and r.model_read_as == "Llamma-13B"
     assert reader.read("llama-13b lora").model_read_as is None
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("三千一个月", "3000一个月"),  # review: was "3100个月"
+    ("两万两个月", "20000两个月"),
+    ("一万五一个月", "15000一个月"),
+    ("三千一", "3100"),  # alone, 三千一 is 3,100
+    ("二十一张卡", "21张卡"),
+    ("每张一百二一小时", "每张120一小时"),  # 一百二 is 120, not 102
+])
+def test_chinese_numerals_next_to_counters(text, expected):
+    assert normalise(text) == expected

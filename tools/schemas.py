@@ -194,7 +194,7 @@ class FxCode(NoteCode):
 
 class ExchangeRate(Strict):
     usd_cny: float = Field(gt=0, description="CNY per USD")
-    as_of: dt.date
+    as_of: dt.date | None = Field(default=None, description="the rate's date; None: not given (a configured rate without one)")
     source: str = Field(default="", description="a citation for the rate (free text, shown as written)")
     source_code: FxSource | None = Field(default=None, description="the kind of source, rendered per language")
     today: dt.date | None = Field(default=None, description="the date the rate is aged against (GPU_ADVISOR_TODAY); None: no age shown")
@@ -207,13 +207,13 @@ class ExchangeRate(Strict):
     def note(self) -> Note:
         """The rate as a note: '1 USD = 7.1 CNY (…, 2025-11-28)' / '1 美元 = 7.1 元（…，2025-11-28）'."""
         age: dict[str, Any] = {}
-        if self.today is not None:  # a rate gets the same age treatment as a price (issue 12): months, stale or fresh
+        if self.today is not None and self.as_of is not None:  # aged like a price (issue 12): months, stale or fresh
             from tools.price_age import rate_age
 
             a = rate_age(self, self.today)
             age = {"months": a.months, "state": a.state.value}
         return Note.of(
-            FxCode.rate, usd=1, cny=self.usd_cny, as_of=self.as_of.isoformat(),
+            FxCode.rate, usd=1, cny=self.usd_cny, as_of=self.as_of.isoformat() if self.as_of else None,
             source=self.source_code, source_text=None if self.source_code else self.source, **age,
         )
 

@@ -39,7 +39,8 @@ class AssumeCode(NoteCode):
     deadline_weekday = "assume.deadline_weekday"  # weekday, hours
     deadline_date = "assume.deadline_date"  # date, hours
     unknown_model_size = "assume.unknown_model_size"  # name, params
-    family_member = "assume.family_member"  # family, model, others (catalog keys)
+    family_member = "assume.family_member"  # family, model, others (display names)
+    family_size = "assume.family_size"  # family, params: an LLM family named without a size
     month_hours = "assume.month_hours"  # hours
 
 
@@ -77,6 +78,9 @@ def model_args(ctx: TurnContext, d: Defaults) -> dict[str, Any]:
         names = ctx.family_names or ctx.family_members
         d.assume(Note.of(AssumeCode.family_member, family=ctx.get("model_name"), model=names[0], others=names[1:]), Note.of(AskCode.model))
         return {"model": ctx.family_members[0]}
+    if ctx.has("model_name"):  # "Llama 推理要多少显存": the family is said, its size is not
+        d.assume(Note.of(AssumeCode.family_size, family=ctx.get("model_name"), params=DEFAULT_PARAMS), Note.of(AskCode.model))
+        return {"params": DEFAULT_PARAMS}
     d.assume(Note.of(AssumeCode.model, params=DEFAULT_PARAMS), Note.of(AskCode.model))
     return {"params": DEFAULT_PARAMS}
 

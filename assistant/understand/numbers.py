@@ -93,12 +93,12 @@ def _zh_value(run: str) -> float | None:
     if not run:
         return None
     # "一万五" / "两万五" / "三千五": a trailing digit after a unit is one tenth of that unit
-    tail = re.fullmatch(r"(.+?)([万千亿])([一二两三四五六七八九])", run)
+    tail = re.fullmatch(r"(.+?)([万千百亿])([一二两三四五六七八九])", run)
     if tail and not re.search(r"[十百千万亿]", tail.group(3)):
         head = _zh_value(tail.group(1) + tail.group(2))
         if head is None:
             return None
-        unit = {"万": 10_000, "千": 1000, "亿": 100_000_000}[tail.group(2)]
+        unit = {"万": 10_000, "千": 1000, "百": 100, "亿": 100_000_000}[tail.group(2)]  # "一百二" is 120
         return head + _ZH_DIGITS[tail.group(3)] * unit / 10
     total, section, digit = 0.0, 0.0, None
     for ch in run:
@@ -137,12 +137,15 @@ def _chinese(text: str) -> str:
             continue
         if all(ch in "十百千万亿" for ch in run) and text[:s].rstrip()[-1:].isdigit():
             continue  # "2 万亿": units of the number before them, read by value_of
-        v = _zh_value(run)
-        if v is None and len(run) > 2 and run[-1] in "一两" and text[e : e + 1] in _ZH_COUNTERS:
-            # "一万五一个月": the number, then "一个月" (a period) glued to it
+        nxt = text[e : e + 1]
+        if len(run) > 2 and run[-1] in "一两" and run[-2] in "百千万亿" and nxt and nxt in _ZH_COUNTERS:
+            # "三千一个月", "一万五一个月", "两万两个月": the number, then 一/两 + a counter glued to it
             run, e = run[:-1], e - 1
             after = text[e : e + 1]
-            v = _zh_value(run)
+        elif len(run) > 2 and run[-1] in "一两" and _zh_value(run) is None and nxt and nxt in _ZH_COUNTERS:
+            run, e = run[:-1], e - 1
+            after = text[e : e + 1]
+        v = _zh_value(run)
         if v is None:
             continue
         out.append(text[last:s])

@@ -43,7 +43,9 @@ _COUNT_BARE = re.compile(
     rf"(?<![\d.]){N}\s*(?:x|×|\*)?\s*(?:\d+\s?g[bi]?[b]?\s*(?:的)?\s*)?(?:(?:张|块|台|个|片)\s*(?:\d+\s?g[bi]?b?\s*(?:的)?\s*)?(?:gpu|GPU|显卡|卡|算力卡)|卡(?![时])|(?:gpus|gpu|cards|card|graphics cards|devices|accelerators)\b(?![- ]?h(?:ours?|rs?)?(?![a-z])))"
     rf"|(?<![\d.]){N}\s+of\s+(?:them|those|these|the\s+\w+s)\b"
     # a count before a consumer card the catalog lacks ("8*2080ti boxes", "4x 3080")
-    rf"|(?<![\d.]){N}\s*[x×*]\s*(?:rtx\s*|gtx\s*)?\d{{4}}\s?(?:ti|super)?\b",
+    rf"|(?<![\d.]){N}\s*[x×*]\s*(?:rtx\s*|gtx\s*)?[1-5]0[5-9]0\s?(?:ti|super)?\b"  # not "1024x1024" (a resolution)
+    # "跑推理一张够不够", "租一张一个月多少钱": 张 counts cards when nothing else follows it
+    rf"|(?<![\d.]){N}\s*张(?=[够就能行跑租呢吗的，,。？?\s\d]|$)",
     re.I,
 )
 # clusters: "2 nodes with 8x A100 each", "4x8 A100s", "4台8卡", "8台H800，每台8卡", "--nodes=4 --gpus-per-node=8"
@@ -88,7 +90,9 @@ def gpu_count(t: str) -> CountReading:
     if not found:
         for m in _TP_FLAG.finditer(t):
             found.append((m.start(), m.group(1)))
-    for _, raw in sorted(found):
+    for start, raw in sorted(found):
+        if re.search(r"(?:预算|budget|花费|经费|[$¥￥])\s*$", t[max(0, start - 8) : start], re.I):
+            continue  # "预算5000块 A100": money, not 5,000 cards
         v = _num(raw)
         if v is None:
             return CountReading(None, float("inf"))
@@ -178,7 +182,8 @@ _BARE_BUDGET = re.compile(
     # a period may sit between the word and the amount: "预算每月4w以内", "预算一个月3000", "budget per month 2000"
     rf"(?:(?:每个?月|一个月|1个月|每月|月|每小时|一小时|每天|per month|a month|monthly|per hour|an hour)\s*)?"
     rf"(?:是|为|大概|约|在|:|：)?\s*{N}{MULT}"
-    r"(?!\s*(?:gb|g\b|gib|tokens?|张|卡|小时|h\b|hours?|天|days?|b\b|亿|epochs?|轮|人|users?|个|ms\b|毫秒|s\b|秒|seconds?|qps|tok|concurrent|并发|%))",
+    r"(?!\s*(?:gb|g\b|gib|tokens?|张|卡|小时|h\b|hours?|天|days?|b\b|亿|epochs?|轮|人|users?|个|ms\b|毫秒|s\b|秒|seconds?|qps|tok|concurrent|并发|%"
+    r"|次|调用|条|请求|requests?|calls?|queries|steps?))",
     re.I,
 )
 # "1.5w一个月", "2w/月", "20k/mo": an amount in 万/k with a period is money even without a currency
@@ -234,6 +239,11 @@ class MoneyReading:
     end: int
 
 
+_NOT_MONEY_BEFORE = re.compile(r"(?:seq(?:uence)?|len(?:gth)?|batch(?:[ _]size)?|bs|context|ctx|tokens?|steps?|users?|上下文|序列|长度|批|处理|请求|调用|次数)\s*[:=：]?\s*$", re.I)
+_NOT_MONEY_AFTER = re.compile(r"^\s?(?:一个月|每个?月|/\s?月|一小时|每小时|/\s?小时|a month|per month|/mo\b|an hour|per hour|/h\b|/hr\b)\s*(?:的)?\s*"
+                              r"(?:请求|次|调用|条|tokens?|users?|requests?|steps?|calls?|queries|人)", re.I)
+_MONEY_TOPIC = re.compile(r"预算|budget|spend|花费|花|钱|租|rent|cost|price|费用|价|元|块|\$|¥|￥|usd|rmb|cny|afford|pay", re.I)
+_BUDGET_KUAI = re.compile(rf"(?:预算|budget|花费|经费)\s*(?:是|为|大概|约|有)?\s*{N}{MULT}\s*块", re.I)
 _AMOUNT_PERIOD = re.compile(rf"(?<![A-Za-z0-9_.]){N}(?=\s?(?:一个月|每个?月|/\s?月|一小时|每小时|/\s?小时|a month|per month|/mo\b|an hour|per hour|/h\b|/hr\b))", re.I)
 
 
@@ -259,12 +269,22 @@ def money_amounts(t: str) -> list[MoneyReading]:
         if v and per:
             out.append(MoneyReading(v, _currency(None, None, m.group(2)), per, True, s, e))
             taken.append((s, e))
+    for m in _BUDGET_KUAI.finditer(t):  # "预算5000块 A100": after a budget word 块 is yuan, whatever follows
+        s, e = m.start(1), m.end()
+        if any(a <= s < b for a, b in taken):
+            continue
+        v = _num(m.group(1), m.group(2))
+        if v:
+            out.append(MoneyReading(v, "CNY", _period_near(t, s, e), True, s, e))
+            taken.append((s, e))
     for m in _AMOUNT_PERIOD.finditer(t):  # "15000一个月能租到几张4090": an amount with a period glued to it is money
         s, e = m.start(1), m.end(1)
         if any(a <= s < b for a, b in taken):
             continue
         v = _num(m.group(1))
         per = _period_after(t, e)
+        if _NOT_MONEY_BEFORE.search(t[max(0, s - 16) : s]) or _NOT_MONEY_AFTER.match(t[e : e + 24]) or not _MONEY_TOPIC.search(t):
+            continue  # "seq 4096 per hour", "5000一小时的请求", or no money in the turn at all
         if v and v >= 100 and per in ("month", "hour", "day", "year"):
             out.append(MoneyReading(v, None, per, True, s, e))
             taken.append((s, e))

@@ -60,8 +60,22 @@ _ELLIPSIS = re.compile(
 )
 
 
-# ASCII word edges: Python's \b counts Chinese characters as word characters, so "\bfp8\b" missed "跑FP8的卡"
-_FLAGS = re.I | re.A
+def _gpu_family(key: str) -> str:
+    """'A100-80GB-PCIe' -> 'A100', 'V100-16GB' -> 'V100', 'H100-PCIe' -> 'H100'."""
+    return re.sub(r"(?i)(?:[-\s]?\d+\s?gb?)?(?:[-\s]?(?:sxm\d?|pcie))?$", "", key)
+
+
+# a version right after a family name: "whisper medium", "Stable Diffusion 2.1", "flux dev", "SD 3"
+_FAMILY_VERSION = re.compile(r"[-_ ]?(?:v?\d+(?:\.\d+)*|xxl|xl|tiny|base|small|medium|large(?:-v\d)?|turbo|dev|schnell|pro|mini|max|plus)(?![A-Za-z0-9])", re.I)
+_AI_CONTEXT = re.compile(r"lora|fine-?tun|finetun|train|infer|serv|quant|fp8|int[48]|gguf|vram|\bgpu|\bmodel|模型|推理|微调|训练|部署|显存|\ue000g", re.I)
+# ASCII word edges: Python's \b counts Chinese characters as word characters, so "\bfp8\b" missed "跑FP8的卡".
+# \b is rewritten as an ASCII edge (re.A would also make \w ASCII-only: "how does 昇腾 work" must still match)
+_ASCII_EDGE = r"(?:(?<![A-Za-z0-9_])(?=[A-Za-z0-9_])|(?<=[A-Za-z0-9_])(?![A-Za-z0-9_]))"
+
+
+def _compile(pattern: str) -> re.Pattern:
+    # only a real \b (an even run of backslashes before it), never an escaped backslash followed by "b"
+    return re.compile(re.sub(r"(?<!\\)((?:\\\\)*)\\b", lambda m: m.group(1) + _ASCII_EDGE, pattern), re.I)
 
 
 @lru_cache(maxsize=1)
@@ -69,12 +83,13 @@ def lexicon() -> dict[str, Any]:
     data = yaml.safe_load(LEXICON_PATH.read_text(encoding="utf-8")) or {}
     compiled: dict[str, Any] = {}
     for table in ("mode", "precision", "billing", "region", "currency_words", "features", "retract", "frame_cues"):
-        compiled[table] = [(value, [re.compile(p, _FLAGS) for p in pats]) for value, pats in (data.get(table) or {}).items()]
-    compiled["training_words"] = [re.compile(p, _FLAGS) for p in data.get("training_words") or []]
-    compiled["topic_switch"] = [re.compile(p, _FLAGS) for p in data.get("topic_switch") or []]
+        compiled[table] = [(value, [_compile(p) for p in pats]) for value, pats in (data.get(table) or {}).items()]
+    compiled["training_words"] = [_compile(p) for p in data.get("training_words") or []]
+    compiled["topic_switch"] = [_compile(p) for p in data.get("topic_switch") or []]
     compiled["model_families"] = sorted({str(f).lower() for f in data.get("model_families") or []}, key=len, reverse=True)
+    compiled["family_words_needing_context"] = [str(f).lower() for f in data.get("family_words_needing_context") or []]
     compiled["not_model_names"] = {str(f).lower() for f in data.get("not_model_names") or []}
-    compiled["domain_words"] = [re.compile(p, _FLAGS) for p in data.get("domain_words") or []]
+    compiled["domain_words"] = [_compile(p) for p in data.get("domain_words") or []]
     return compiled
 
 
@@ -150,8 +165,14 @@ class Reader:
                 size = re.search(r"(\d+(?:\.\d+)?)b$", c)
                 if size:
                     self._model_sizes.append((c, size.group(1), m.key))
+        # GPU variants by family ("A100" -> 40 GB, 80 GB, each SXM or PCIe), for "4张40G的A100"
+        self._variants: dict[str, list[tuple[float, bool, str]]] = {}
+        for g in matcher.catalog.gpus.values():
+            self._variants.setdefault(_gpu_family(g.key), []).append((g.memory_gb, "pcie" in g.key.lower(), g.key))
         # a family named without a version or size ("Stable Diffusion", "whisper", "BERT", "Llama"): separators optional
         families = {m.family for m in models} | {str(f) for f in self.lex["model_families"]}
+        # family names that are also ordinary words ("bloom filter", "I opt for", "in flux") need AI words beside them
+        self._word_families = {str(f).lower() for f in self.lex.get("family_words_needing_context") or []}
         forms = sorted({re.sub(r"[-_\s]+", r"[-_ ]?", re.escape(f).replace(r"\-", "-")) for f in families}, key=len, reverse=True)
         self._family = re.compile(rf"(?<![A-Za-z0-9_.\-])({'|'.join(forms)})(?![A-Za-z0-9_\-]|\.(?:cpp|ai)\b)", re.I)
 
@@ -255,7 +276,10 @@ class Reader:
                 out["model"], out["_read_as"] = fuzzy[0], fuzzy
             else:
                 name, size = self._unknown_model(t)
-                family = self._family_named(t)
+                family, versioned = self._family_named(t)
+                if family and versioned and (name is None or size is None):
+                    name = family  # "whisper medium": a member named by its version, unknown to the catalog
+                    family = None
                 if family and (name is None or size is None and (name.lower() in family.lower() or family.lower() in name.lower())):
                     out["model_name"] = family  # a family, not an unknown model: the catalog knows its members
                     out["_family"] = True
@@ -345,14 +369,20 @@ class Reader:
                 return key
         return choices[0]
 
-    def _family_named(self, t: str) -> str | None:
-        """A model family written alone ("train Stable Diffusion", "whisper inference"), outside tool names."""
+    def _family_named(self, t: str) -> tuple[str | None, bool]:
+        """A model family written alone ("train Stable Diffusion", "whisper inference"), outside tool names; and
+        whether a version follows it ("whisper medium", "Stable Diffusion 2.1": a member the catalog may lack)."""
         for m in self._family.finditer(t):
             surface = m.group(1)
             if surface.lower() in self.lex["not_model_names"]:
                 continue
-            return surface
-        return None
+            if surface.lower() in self._word_families and not _AI_CONTEXT.search(t):
+                continue
+            version = _FAMILY_VERSION.match(t, m.end())
+            if version:
+                return (surface + version.group(0)).strip(), True
+            return surface, False
+        return None, False
 
     def _variant_by_adjacent_memory(self, t: str, hits: list[NameHit]) -> list[str]:
         """Each GPU named, as the variant whose memory is written right beside it ("4张40G的A100", "A100（40G）",
@@ -363,21 +393,23 @@ class Reader:
             mark = f"\ue000g{n}\ue001"
             pos = t.find(mark)
             if pos >= 0:
-                before = re.search(r"(\d{2,3})\s?(?:g|gb|gib)\s*(?:的|版|版本)?\s*$", t[max(0, pos - 10) : pos], re.I)
-                after = re.match(r"\s*[（(]?\s*(\d{2,3})\s?(?:g|gb|gib)\b", t[pos + len(mark) : pos + len(mark) + 10], re.I)
-                size = before or after
+                # the figure right after the name is its own ("A100（40G）"); one before it only when no other GPU
+                # sits between ("H100 80G A100 40G": the 80G is the H100's)
+                window = t[max(0, pos - 10) : pos]
+                before = None if "\ue001" in window else re.search(r"(\d{2,3})\s?(?:g|gb|gib)\s*(?:的|版|版本)?\s*$", window, re.I)
+                after = re.match(r"s?\s*[（(]?\s*(?:[,，]?\s*(?:每张|每卡|每块|each(?: with)?)\s*)?(\d{2,3})\s?(?:g|gb|gib)\b",
+                                 t[pos + len(mark) : pos + len(mark) + 16], re.I)
+                size = after or before
                 if size:
                     key = self._variant_with_memory(key, float(size.group(1))) or key
             out.append(key)
         return out
 
     def _variant_with_memory(self, key: str, size: float) -> str | None:
-        family = re.sub(r"(?i)[-\s]?\d+\s?gb?$|[-\s]?(?:sxm\d?|pcie)$", "", key)
         pcie = "pcie" in key.lower()
-        for g in self.matcher.catalog.gpus.values():
-            if (re.sub(r"(?i)[-\s]?\d+\s?gb?$|[-\s]?(?:sxm\d?|pcie)$", "", g.key) == family
-                    and abs(g.memory_gb - size) < 1 and ("pcie" in g.key.lower()) == pcie):
-                return g.key
+        for memory, is_pcie, other in self._variants.get(_gpu_family(key), ()):
+            if abs(memory - size) < 1 and is_pcie == pcie:
+                return other
         return None
 
     def _is_named_gpus_memory(self, gib: float, gpus: list[str]) -> bool:

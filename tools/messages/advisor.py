@@ -535,9 +535,11 @@ MESSAGES: dict = {
     "assume.unknown_model_size": (lambda p, f: f"{p.get('name')} is not in the catalog: sized from its name as a standard {f.big(p.get('params'))}-parameter decoder",
                                   lambda p, f: f"{p.get('name')} 不在目录中：按名字里的规模，当作标准的 {f.big(p.get('params'))} 参数解码器模型估算"),
     "assume.family_member": (lambda p, f: f"“{p.get('family')}” without a version: sized as {p.get('model')}, its smallest version"
-                             + (f" ({_list(p.get('others'), f)} need more)" if p.get("others") else ""),
+                             + (f" ({_list(p.get('others'), f)} {'needs' if len(p.get('others')) == 1 else 'need'} more)" if p.get("others") else ""),
                              lambda p, f: f"“{p.get('family')}”未指明版本：按最小的 {p.get('model')} 估算"
                              + (f"（{_list(p.get('others'), f)} 需要更多）" if p.get("others") else "")),
+    "assume.family_size": (lambda p, f: f"“{p.get('family')}” without a size: sized as a {f.big(p.get('params'))}-parameter model",
+                           lambda p, f: f"“{p.get('family')}”未指明规模：按 {f.big(p.get('params'))} 参数估算"),
     "assume.month_hours": ("one month = {hours:g} hours", "一个月按 {hours:g} 小时计"),
     # ------------------------------------------------------------ the one question
     "ask.model": ("Which model (or how many parameters)? That changes every figure here.", "具体是哪个模型（或多少参数）？这会改变这里的所有数字。"),

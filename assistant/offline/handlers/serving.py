@@ -48,14 +48,19 @@ MAX_THROUGHPUT = (r"max(?:imum)? throughput|peak throughput|flat[- ]out|at full 
 
 
 # a stated vLLM release or engine generation ("vllm 0.6.3", "vLLM v0.11", "V0 engine"): its KV-pool profile run differs
-VLLM_VERSION = r"(?<![A-Za-z0-9])vllm\s*(?:==|版本|version|ver\.?)?\s*(v?0\.\d+(?:\.\d+)?)|\b(V[01])\s*(?:engine|引擎)"
+VLLM_VERSION = (r"(?<![A-Za-z0-9])vllm[\s\-_=:(]*(?:版本|version|ver\.?)?[\s:=]*(v?0\.\d+(?:\.\d+)?)"
+                r"|(?<![A-Za-z0-9])(V[01])(?![A-Za-z0-9_.])\s*(?:engine|引擎)|VLLM_USE_V1\s*=\s*([01])")
 
 
 def _vllm_version(question: str) -> str | None:
     import re
 
     m = re.search(VLLM_VERSION, question, re.I)
-    return (m.group(1) or m.group(2)) if m else None
+    if not m:
+        return None
+    if m.group(3) is not None:
+        return "V1" if m.group(3) == "1" else "V0"
+    return m.group(1) or m.group(2).upper()
 
 
 def _engine(question: str) -> str | None:

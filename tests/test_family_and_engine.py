@@ -1,0 +1,86 @@
+"""A model family named without a version, and the vLLM release or chat traffic a serving question states.
+
+Table-driven over the real catalog, the real handlers and the real LangChain tool box (nothing mocked).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.offline.context import TurnContext
+from assistant.offline.handlers.serving import CHAT_TRAFFIC, _vllm_version
+from assistant.offline.workload import AssumeCode, Defaults, model_args
+from assistant.understand.slots import Frame
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    from knowledge.catalog import load_catalog
+    from knowledge.settings import Settings
+
+    return load_catalog(Settings.load())
+
+
+@pytest.mark.parametrize("name,members", [
+    ("Stable Diffusion", ["sd-1.5", "sdxl"]),
+    ("stable-diffusion", ["sd-1.5", "sdxl"]),
+    ("BERT", ["bert-base", "bert-large"]),
+    ("Llama", []),  # a decoder family: its size is asked, never guessed from its smallest member
+    ("nothing-like-this", []),
+])
+def test_family_members_smallest_first(catalog, name, members):
+    got = catalog.family_members(name)
+    assert got[: len(members)] == members if members else got == []
+    assert [catalog.models[k].params for k in got] == sorted(catalog.models[k].params for k in got)
+
+
+def test_a_family_is_sized_by_its_smallest_member_and_says_so(catalog):
+    keys = catalog.family_members("Stable Diffusion")
+    ctx = TurnContext(frame=Frame.recommend, slots={"model_name": "Stable Diffusion"}, family_members=keys,
+                      family_names=[catalog.models[k].name for k in keys])
+    d = Defaults()
+    assert model_args(ctx, d) == {"model": keys[0]}
+    assert d.assumptions[0].code == AssumeCode.family_member and d.assumptions[0].params["others"] == [catalog.models[keys[1]].name]
+
+
+def test_an_llm_family_without_a_size_names_the_family_in_the_assumption():
+    d = Defaults()
+    assert model_args(TurnContext(frame=Frame.memory, slots={"model_name": "Llama"}), d) == {"params": 7e9}
+    assert d.assumptions[0].code == AssumeCode.family_size and d.assumptions[0].params["family"] == "Llama"
+
+
+@pytest.mark.parametrize("text,version", [
+    ("3090上vllm 0.6.3跑llama3.1-8b", "0.6.3"),
+    ("vllm (0.6.3)", "0.6.3"),
+    ("vllm version: 0.9.2", "0.9.2"),
+    ("vLLM用V0引擎", "V0"),
+    ("v1 engine, 50 users", "V1"),
+    ("VLLM_USE_V1=0", "V0"),
+    ("H100上vllm跑qwen", None),
+    ("qwen2.5 v0.5 release notes", None),  # not vLLM's
+])
+def test_vllm_version_in_the_question(text, version):
+    assert _vllm_version(text) == version
+
+
+@pytest.mark.parametrize("text,chat", [("对话类流量，最大吞吐", True), ("a customer-support chatbot", True), ("batch summarisation", False)])
+def test_chat_traffic_words(text, chat):
+    import re
+
+    assert bool(re.search(CHAT_TRAFFIC, text, re.I)) is chat
+
+
+def test_an_unreadable_vllm_version_is_a_clear_tool_error():
+    from langchain_core.tools import ToolException
+
+    from assistant.lc_tools import ServingArgs, ToolBox
+    from assistant.resources import Resources
+    from knowledge.settings import Settings
+
+    box = ToolBox(Resources(Settings.load()))
+    base = dict(model="llama-3.1-8b", gpu="RTX-3090", gpus=1, input_len=19744, output_len=256)
+    v0 = box.estimate_serving(ServingArgs(**base, vllm_version="0.6.3"))
+    v1 = box.estimate_serving(ServingArgs(**base))
+    assert v0.kv_cache_gib < v1.kv_cache_gib  # V0's profile run holds the whole context: a smaller pool
+    with pytest.raises(ToolException, match="expected a release such as"):
+        box.estimate_serving(ServingArgs(**base, vllm_version="latest"))
