@@ -91,7 +91,9 @@ def same_family_size(update: SlotUpdate, state: ConversationState, catalog) -> S
         return update
     family = catalog.models[current].family
     for m in catalog.models.values():
-        if m.family == family and _size_in_name(m.key) == update.params:
+        # the size in its name ("qwen2.5-14b" for "14B", whose count is 14.7e9), else its count within 10 %
+        named = _size_in_name(m.key)
+        if m.family == family and (named == update.params if named else abs(m.params / update.params - 1) <= 0.1):
             if m.key == current:
                 return update.model_copy(update={"params": None})  # the size restated: nothing new
             return update.model_copy(update={"model": m.key, "params": None})
