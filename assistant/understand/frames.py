@@ -194,6 +194,9 @@ class FrameDecider:
                 if f.gpus and f.has("cost") and not f.workload:
                     return FrameDecision(Frame.cost, p, "one GPU and a price question: its offers")
                 return FrameDecision(Frame.spec if f.gpus else Frame.guidance, p, "one GPU is no comparison")
+            if frame == Frame.spec and not (f.gpus or f.workload or r.update.instance or r.update.providers or r.unknown_gpu):
+                # "HBM3e是什么": nothing named to look up — a concept
+                return FrameDecision(Frame.guidance, p, "a spec question naming nothing to look up")
             if frame == Frame.spec and f.gpus >= 2:
                 return FrameDecision(Frame.comparison, p, "the specs of two GPUs side by side")
             if frame == Frame.recommend and not f.workload and f.gpus and "budget" not in f.stated:

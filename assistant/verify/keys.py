@@ -119,6 +119,12 @@ def key_unit(key: str) -> KeyUnit | None:
     if set(num) & {"nodes", "instances"} or ("node" in num and "count" in num):
         return KeyUnit("node")
 
+    if "age" in wset:  # price_age_months: how old a price is, a duration (never money)
+        for w in num:
+            if w in _DURATIONS:
+                unit, factor = _DURATIONS[w]
+                return KeyUnit(unit, factor)
+        return None
     if set(num) & _MONEY_WORDS or set(num) & set(_CURRENCY):
         return KeyUnit("money", 1.0, _money_period(num, den), _named_currency(num))
 
