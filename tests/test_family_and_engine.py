@@ -84,3 +84,17 @@ def test_an_unreadable_vllm_version_is_a_clear_tool_error():
     assert v0.kv_cache_gib < v1.kv_cache_gib  # V0's profile run holds the whole context: a smaller pool
     with pytest.raises(ToolException, match="expected a release such as"):
         box.estimate_serving(ServingArgs(**base, vllm_version="latest"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("question", [
+    "serve Qwen2.5-14B to 40 concurrent users with 4k context on vllm 0.6.3, what do I rent?",  # newcomer check, 2026-12-01
+    "部署qwen2.5-7b做客服聊天，对话类流量，50并发，租什么卡",
+])
+def test_a_serving_pick_with_an_engine_version_or_chat_traffic_still_computes(question):
+    from assistant import Advisor
+
+    answer = Advisor().ask(question)
+    rec = [c for c in answer.tool_calls if c.name == "recommend_config"]
+    assert rec and not (isinstance(rec[0].result, dict) and "error" in rec[0].result), rec
+    assert answer.recommendation is not None and not answer.unbacked
