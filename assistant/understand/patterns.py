@@ -240,11 +240,13 @@ class MoneyReading:
 
 
 _NOT_MONEY_BEFORE = re.compile(r"(?:seq(?:uence)?|len(?:gth)?|batch(?:[ _]size)?|bs|context|ctx|tokens?|steps?|users?|上下文|序列|长度|批|处理|请求|调用|次数)\s*[:=：]?\s*$", re.I)
-_NOT_MONEY_AFTER = re.compile(r"^\s?(?:一个月|每个?月|/\s?月|一小时|每小时|/\s?小时|a month|per month|/mo\b|an hour|per hour|/h\b|/hr\b)\s*(?:的)?\s*"
+# a period glued right after an amount ("15000一个月", "500/h")
+_GLUED_PERIOD = r"(?:一个月|每个?月|/\s?月|一小时|每小时|/\s?小时|a month|per month|/mo\b|an hour|per hour|/h\b|/hr\b)"
+_NOT_MONEY_AFTER = re.compile(rf"^\s?{_GLUED_PERIOD}\s*(?:的)?\s*"
                               r"(?:请求|次|调用|条|tokens?|users?|requests?|steps?|calls?|queries|人)", re.I)
 _MONEY_TOPIC = re.compile(r"预算|budget|spend|花费|花|钱|租|rent|cost|price|费用|价|元|块|\$|¥|￥|usd|rmb|cny|afford|pay", re.I)
 _BUDGET_KUAI = re.compile(rf"(?:预算|budget|花费|经费)\s*(?:是|为|大概|约|有)?\s*{N}{MULT}\s*块", re.I)
-_AMOUNT_PERIOD = re.compile(rf"(?<![A-Za-z0-9_.]){N}(?=\s?(?:一个月|每个?月|/\s?月|一小时|每小时|/\s?小时|a month|per month|/mo\b|an hour|per hour|/h\b|/hr\b))", re.I)
+_AMOUNT_PERIOD = re.compile(rf"(?<![A-Za-z0-9_.]){N}(?=\s?{_GLUED_PERIOD})", re.I)
 
 
 def money_amounts(t: str) -> list[MoneyReading]:

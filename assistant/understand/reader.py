@@ -429,13 +429,10 @@ class Reader:
         gpus = [h for h in hits if h.kind == "gpu"]
         if not gpus:
             return out
-        family = re.sub(r"(?i)[-\s]?\d+\s?gb?$|[-\s]?(?:sxm\d?|pcie)$", "", gpus[-1].key)
+        variants = self._variants.get(_gpu_family(gpus[-1].key), ())
         for m in re.finditer(r"(?:vs\.?|versus|or|还是|和|与|对比|or the)\s*(\d{2,3})\s?gb?\b(?!\s*(?:ram|内存))", t, re.I):
             size = float(m.group(1))
-            for g in self.matcher.catalog.gpus.values():
-                if g.key.startswith(family) and abs(g.memory_gb - size) < 1 and "PCIe" not in g.key:
-                    out.append(g.key)
-                    break
+            out += [key for memory, pcie, key in variants if abs(memory - size) < 1 and not pcie][:1]
         return out
 
     def _mode(self, low: str) -> str | None:

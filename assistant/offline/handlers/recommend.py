@@ -95,9 +95,6 @@ def recommend_plan(ctx: TurnContext, plan: Plan, *, serving: bool = False) -> di
 
         load = load_args(ctx, plan)
         load.pop("max_throughput", None)  # a pick carries a load; the most it could carry is the estimator's question
-        # the recommender has no vLLM-generation or traffic-kind input yet: those refine estimate_serving on a chosen GPU
-        load.pop("vllm_version", None)
-        load.pop("traffic", None)
         if not any(k in load for k in ("concurrency", "requests_per_day", "request_rate")):
             load["concurrency"] = serving_concurrency(ctx, d)
         args.update(load)

@@ -7,6 +7,8 @@ offer of that GPU); without one, the serving-aware recommender picks what to ren
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 from assistant.offline.blocks import Bullets, Composition, Lead, Para
@@ -53,8 +55,6 @@ VLLM_VERSION = (r"(?<![A-Za-z0-9])vllm[\s\-_=:(]*(?:版本|version|ver\.?)?[\s:=
 
 
 def _vllm_version(question: str) -> str | None:
-    import re
-
     m = re.search(VLLM_VERSION, question, re.I)
     if not m:
         return None
@@ -64,8 +64,6 @@ def _vllm_version(question: str) -> str | None:
 
 
 def _engine(question: str) -> str | None:
-    import re
-
     for engine, pattern in ENGINES:
         if re.search(pattern, question, re.I):
             return engine
@@ -73,25 +71,25 @@ def _engine(question: str) -> str | None:
 
 
 def serving_args(ctx: TurnContext, plan: Plan) -> dict[str, Any]:
-    """The estimator's arguments: the model and the load."""
-    return {**model_args(ctx, plan.defaults), **load_args(ctx, plan)}
+    """The estimator's arguments: the model, the load, and what only the estimator takes (the vLLM generation,
+    the traffic kind that stands in for unstated lengths); the recommender gets the load alone."""
+    args = {**model_args(ctx, plan.defaults), **load_args(ctx, plan)}
+    if (re.search(CHAT_TRAFFIC, ctx.question, re.I)
+            and not (ctx.has("input_len") or ctx.has("output_len") or ctx.has("seq_len"))):
+        args["traffic"] = "chat"
+    version = _vllm_version(ctx.question)
+    if version and args.get("engine") in (None, "vllm"):
+        args["vllm_version"] = version
+    return args
 
 
 def load_args(ctx: TurnContext, plan: Plan) -> dict[str, Any]:
     """The serving load as stated (users, requests, lengths, latency targets), engine and weights."""
-    import re
-
     d = plan.defaults
     args: dict[str, Any] = {}
     engine = _engine(ctx.question)
     if engine:
         args["engine"] = engine
-    if (re.search(CHAT_TRAFFIC, ctx.question, re.I)
-            and not (ctx.has("input_len") or ctx.has("output_len") or ctx.has("seq_len"))):
-        args["traffic"] = "chat"
-    version = _vllm_version(ctx.question)
-    if version and engine in (None, "vllm"):
-        args["vllm_version"] = version
     if re.search(MAX_THROUGHPUT, ctx.question, re.I) and not (ctx.has("concurrency") or ctx.has("users")
                                                                  or ctx.has("requests_per_day") or ctx.has("request_rate")):
         args["max_throughput"] = True
