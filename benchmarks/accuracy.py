@@ -610,6 +610,68 @@ ROUND1_HELDOUT_AT_0FC09C6 = (0.085, 0.458)  # median, max absolute error over it
 ROUND2_HELDOUT_FIRST_EVAL: tuple[float, float] | None = (0.137, 0.639)  # 73 rows; 13.0% / 63.9% before the round
 # Round 3: its held-out file at its one evaluation (2026-12-01), after the third round's changes were settled.
 ROUND3_HELDOUT_FIRST_EVAL: tuple[float, float] | None = (0.133, 1.606)  # 47 rows; 12.4% / 160.6% before the round
+# ... and by source at that evaluation (benchmarks/accuracy.md of the third round): rows, median, max. The file is spent
+# since; the fourth round's formula changes were read on it as calibration.
+ROUND3_BY_SOURCE_FIRST_EVAL: dict[str, tuple[int, float, float]] = {
+    "foundation-model-stack/fms-acceleration": (39, 0.125, 0.277),
+    "huggingface/peft": (3, 0.495, 0.498),
+    "pytorch/torchtitan": (2, 1.452, 1.606),
+    "huggingface/blog": (3, 0.031, 0.173),
+}
+
+
+# The calibration summary just before the fourth formula round (tools/vram.py at commit 5d18c0a, errata as then):
+# (set, split) → (median, max, rows) of the absolute error, as benchmarks/accuracy.md reported it.
+BEFORE_ROUND4: dict[tuple[str, str], tuple[float, float, int]] = {
+    ("first set", "calibration"): (0.021, 0.135, 8), ("first set", "holdout"): (0.079, 0.257, 18),
+    ("new kinds", "calibration"): (0.036, 0.197, 5), ("new kinds", "holdout"): (0.042, 0.207, 15),
+    ("new kinds 2", "calibration"): (0.061, 0.184, 34), ("new kinds 2", "holdout"): (0.121, 0.639, 73),
+    ("new kinds 3", "holdout"): (0.133, 1.606, 47),
+}
+
+
+def _round4_reading(mem: list[MemoryResult]) -> list[str]:
+    """The fourth formula round: what changed, and every earlier file before and after (all of them calibration)."""
+    lines = ["Reading the fourth round (formulas only; every row above is calibration now, and the round's held-out "
+             "rows are collected apart and evaluated once by the lead). Adopted, counted for every request: (1) under "
+             "full recomputation the loss buffers and the recomputed layer are held one after the other (autograd "
+             "runs the loss's nodes and frees their saved tensors before it reaches the last checkpointed layer, "
+             "whose unpack hook recomputes it), so the larger of the two counts, not their sum; the recomputed layer "
+             "carries its own backward's score-sized gradients under eager attention (one more set of the saved "
+             "score bytes); the unsharded churn fraction, recomputed by its recipe on its three rows under that "
+             "count, is 0.22 (was 0.11). (2) bitsandbytes 4-bit inference dequantises one weight matrix for the "
+             "prompt's matmuls (MatMul4Bit; only a one-token input takes gemv_4bit), as training already counted. "
+             "(3) errata state the foreach AdamW step on the fms-acceleration full fine-tunes and the torchtitan rows, "
+             "which ran it (HF Trainer's adamw_torch on torch 2.4.1; torchtitan's foreach = not fused). Adopted, "
+             "counted when the request states them, through five VramRequest fields (errata in "
+             "tests/data/published_memory_errata.yaml state them on the frozen rows whose runs used them): `ac_option`, torchtitan's op-level selective checkpointing "
+             "(`_save_list` and `_custom_policy` in parallelize_llama.py at 9dec370: wq, wv, w1, w2 and the "
+             "flash-attention output with its log-sum-exp kept, the layer input held by the wrapper: 63,616 B per "
+             "token per layer for Llama 3.1 8B) or every N-th layer checkpointed; `grads_to_none`, gradients freed "
+             "after each step (torch >= 2.0 zero_grad default), so backward holds them only as the activations go "
+             "and the peak is states + max(short-lived tensors, gradients + step buffer): the fms full fine-tunes "
+             "come out at 0.0% at batch 4 and 8 alike; `kbit_recast_bf16`, TRL's SFTTrainer casting the embeddings "
+             "and LM head back to bf16 after PEFT's upcast (peft_module_casting_to_bf16; the norms stay fp32, so the "
+             "stream stays fp32: the 4.0 / 8.0 GiB the rows show); `bnb_double_quant` and `bnb_compute_fp32`, "
+             "load_in_4bit's defaults (4.5 bits per weight, the dequantised matrix cast to fp32). Calibration before "
+             "the round → after, median / max / rows:", "",
+             "| set | split | before the round | after |", "|---|---|---|---|"]
+    for (set_name, split), before in BEFORE_ROUND4.items():
+        now = _summary([r.error for r in mem if r.set == set_name and r.split == split])
+        lines.append(f"| {set_name} | {split} | {before[0]:.1%} / {before[1]:.1%} / {before[2]} | "
+                     f"{now[0]:.1%} / {now[1]:.1%} / {now[2]} |")
+    lines += ["", "Not adopted: the PEFT k-bit upcast is not over-counted once (1) holds and TRL's recast is stated (the "
+              "fms Q-LoRA rows through PEFT: -1 to -6%); PEFT's MetaMathQA rows stay +24 to +60% (their batches are "
+              "padded to the batch's longest sample, far below the 768-token cap the rows state: a length, not a "
+              "formula); Baichuan2-13B's ALiBi bias (its remote code caches a heads × s × s mask in the activations' "
+              "dtype and adds a batch × heads × s × s copy when a padding mask is passed: 2.5 GiB at 4096 tokens, "
+              "10 GiB at 8192) accounts for part of its ms-swift rows' extra over Baichuan2-7B (3.0 and 16.4 GiB), "
+              "but Baichuan2-7B (RoPE) misses by 9.6 / 11.1 GiB itself, so the miss is not ALiBi's alone; it needs a "
+              "ModelSpec field naming the materialised bias (reported, not changed). torch AdamW's foreach default is "
+              "not made the request's default: HF Trainer's default optim was transformers' per-parameter adamw_hf "
+              "until huggingface/transformers PR #25109 (2023) and is adamw_torch_fused from torch 2.8 on (PR #37358), "
+              "and neither builds the buffer, so the versions decide and the request states it.", ""]
+    return lines
 
 
 def render(mem: list[MemoryResult], bounds: list[dict], hours: list[HoursResult],
@@ -649,12 +711,12 @@ def render(mem: list[MemoryResult], bounds: list[dict], hours: list[HoursResult]
                ("new kinds", "holdout"), ("new kinds 2", "calibration"), ("new kinds 2", "holdout"),
                ("new kinds 3", "holdout"), (None, None))
     lines += ["", "### Summary (absolute error: median / max / rows)", "",
-              "Round 2's held-out column is spent: its misses were studied for round 3, so its figures after round 3 "
-              "no longer test a formula (its one evaluation is quoted in the reading below); round 3's held-out column "
-              "is the test.", "",
+              "The held-out columns of rounds 2 and 3 are spent: their misses were studied for the next round, so "
+              "their figures after it no longer test a formula (each one evaluation is quoted in the readings below); "
+              "the fourth round's held-out rows, collected apart, are the next test.", "",
               "| estimator | first set: calibration | first set: held-out | new kinds: calibration | "
               "new kinds: held-out | new kinds 2: calibration | new kinds 2: held-out (spent) | "
-              "new kinds 3: held-out | all |",
+              "new kinds 3: held-out (spent) | all |",
               "|---|---|---|---|---|---|---|---|---|"]
 
     def cell(errors: list[float]) -> str:
@@ -683,7 +745,7 @@ def render(mem: list[MemoryResult], bounds: list[dict], hours: list[HoursResult]
               f"{hold[0]:.1%}, max {hold[1]:.1%}). New kinds, held-out: median {kinds_hold[0]:.1%}, max "
               f"{kinds_hold[1]:.1%} → {verdict(kinds_hold)}. New kinds 2, held-out: median {kinds2_hold[0]:.1%}, "
               f"max {kinds2_hold[1]:.1%} → {verdict(kinds2_hold)} (spent). New kinds 3, held-out: median "
-              f"{kinds3_hold[0]:.1%}, max {kinds3_hold[1]:.1%} → {verdict(kinds3_hold)}. All rows: median "
+              f"{kinds3_hold[0]:.1%}, max {kinds3_hold[1]:.1%} → {verdict(kinds3_hold)} (spent). All rows: median "
               f"{ours_all[0]:.1%}, max {ours_all[1]:.1%}.", ""]
     r1 = ROUND1_HELDOUT_AT_0FC09C6
     lines += ["Reading the new kinds: the held-out file was evaluated once, after the formula changes were settled on the "
@@ -742,11 +804,14 @@ def render(mem: list[MemoryResult], bounds: list[dict], hours: list[HoursResult]
               "the request states it. At that one evaluation: median "
               + ("" if r3 is None else f"{r3[0]:.1%}, max {r3[1]:.1%}")
               + f" ({_summary([r.before_error for r in kinds3])[0]:.1%} / "
-              f"{_summary([r.before_error for r in kinds3])[1]:.1%} before the round). By source:", "",
-              "| source | rows | median | max | before: median | before: max |", "|---|---:|---:|---:|---:|---:|"]
+              f"{_summary([r.before_error for r in kinds3])[1]:.1%} before the round). By source (\"now\": after "
+              "the fourth round's formula changes, read on this spent file as calibration):", "",
+              "| source | rows | at the evaluation: median | max | before: median | before: max | now: median | now: max |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for src, rs in per_source.items():
         a, b = _summary([r.error for r in rs]), _summary([r.before_error for r in rs])
-        lines.append(f"| {src} | {a[2]} | {a[0]:.1%} | {a[1]:.1%} | {b[0]:.1%} | {b[1]:.1%} |")
+        n, e_med, e_max = ROUND3_BY_SOURCE_FIRST_EVAL[src]
+        lines.append(f"| {src} | {n} | {e_med:.1%} | {e_max:.1%} | {b[0]:.1%} | {b[1]:.1%} | {a[0]:.1%} | {a[1]:.1%} |")
     lines += ["", "What that evaluation showed (seen after it, so not tested by it): torchtitan's op-level selective "
               "checkpointing (recompute every other matmul and the cheap ops) has no counterpart in the request; read "
               "as Korthikanti's selective recomputation, which keeps every tensor but the attention scores, its two "
@@ -763,6 +828,7 @@ def render(mem: list[MemoryResult], bounds: list[dict], hours: list[HoursResult]
               "blog's OctoCoder inference rows hold within 3% but the 4-bit one (-17%: bitsandbytes' load_in_4bit "
               "default is fp4 without double quantisation, 4.5 bits, and computes in fp32). These are the next "
               "round's hypotheses, to be tested on rows frozen before they change a formula.", ""]
+    lines += _round4_reading(mem)
     lines += ["### New kinds, by kind (median absolute error)", "",
               "| set | kind | split | rows | before | ours |", "|---|---|---|---:|---:|---:|"]
     for set_name, group_rows in (("new kinds", kinds), ("new kinds 2", kinds2), ("new kinds 3", kinds3)):

@@ -279,11 +279,12 @@ def test_training_activations_full_checkpointing():
     b = est(mode="full", seq_len=TOKENS, checkpointing="full", chunked_loss=True).breakdown_gib
     # AMP: each layer's fp32 input, 4·s·h per layer
     assert b["activations_checkpointed"] == approx(gib(4 * TOKENS * 2048 * 16))
-    assert b["activations_recomputed"] == approx(gib(AMP_TOKEN_BYTES * TOKENS))
     assert b["logits"] == approx(gib(4 * TOKENS * 32768))
+    # the recomputed layer and the loss buffers are held one after the other: the larger of the two counts
+    assert b.get("activations_recomputed", 0.0) + b["logits"] == approx(gib(max(AMP_TOKEN_BYTES, 4 * 32768) * TOKENS))
     pure = est(mode="full", master_weights="none", seq_len=TOKENS, checkpointing="full").breakdown_gib
     assert pure["activations_checkpointed"] == approx(gib(2 * TOKENS * 2048 * 16))
-    assert pure["activations_recomputed"] == approx(gib(LAYER_BYTES))
+    assert pure.get("activations_recomputed", 0.0) + pure["logits"] == approx(gib(max(LAYER_BYTES, 14 * 32768 * TOKENS)))
 
 
 @pytest.mark.parametrize(
@@ -544,7 +545,7 @@ def test_fsdp_offload_pins_a_cpu_gradient_buffer_for_frozen_shards():
 @pytest.mark.parametrize(
     "request_kwargs, churn",
     [
-        ({"mode": "full"}, 0.11),  # unsharded training
+        ({"mode": "full"}, 0.22),  # unsharded training
         ({"mode": "full", "gpus": 4, "sharding": "zero3"}, 0.28),  # sharded parameters: gathers on side streams
         ({"mode": "lora", "gpus": 2, "sharding": "fsdp"}, 0.28),
     ],
@@ -693,7 +694,8 @@ def test_kbit_prepare_upcasts_the_non_quantised_weights_and_the_stream():
     assert b["weights_frozen"] - plain["weights_frozen"] == approx(gib(2 * embeddings))
     assert b["activations_checkpointed"] == approx(2 * plain["activations_checkpointed"])
     assert b["activations_checkpointed"] == approx(gib(4 * TOKENS * 4 * 2048 * 16))
-    assert b["activations_recomputed"] > plain["activations_recomputed"]
+    # the recomputed layer (AMP sizes) is held after the loss buffers are freed: the larger of the two counts
+    assert b.get("activations_recomputed", 0.0) + b["logits"] >= plain.get("activations_recomputed", 0.0) + plain["logits"]
     assert b["autocast_copies"] == approx(gib(2 * E))  # HF mixed precision: autocast inferred on for fp32 adapters
     assert said(prep, "vram.kbit_prepare") == {"upcast_params": embeddings}
     assert "autocast_copies" not in est(**kw, kbit_prepare=True, autocast=False).breakdown_gib
@@ -720,7 +722,7 @@ def test_foreach_step_buffer_is_the_part_above_what_backward_frees():
     kw = dict(mode="full", master_weights="none", seq_len=TOKENS, checkpointing="full")
     plain = est(**kw).breakdown_gib
     e = est(**kw, foreach_step=True)
-    transient = plain["activations_checkpointed"] + plain["activations_recomputed"] + plain["logits"]
+    transient = plain["activations_checkpointed"] + plain.get("activations_recomputed", 0.0) + plain["logits"]
     assert e.breakdown_gib["optimizer_step"] == approx(2 * PG - transient)  # bf16 moments: 2 B/param
     assert said(e, "vram.foreach_step") == {"buffer_bytes_per_param": 2.0, "over_transient": True}
     # fp32 states (HF AMP layout): 4 B/param

@@ -156,10 +156,18 @@ def test_swift_full_rows_with_the_autocast_and_foreach_step_their_framework_ran(
 def test_round_three_was_evaluated_once_and_its_figures_are_the_recorded_ones(bench, results):
     """The report quotes round 3's one evaluation; the held-out rows must still give it (a later formula change that
     moves them has to say so in the report, not overwrite the record)."""
-    mem, _, _ = results
+    mem, bounds, hours = results
     held = [abs(r.error) for r in mem if r.set == "new kinds 3"]
     assert len(held) == 47
-    assert (round(statistics.median(held), 3), round(max(held), 3)) == bench.ROUND3_HELDOUT_FIRST_EVAL
+    # the fourth round moved these rows (the file is spent, calibration now): the record stays what it was, the
+    # report quotes it beside the figures after the round, and the per-source record adds up to the 47 rows
+    assert bench.ROUND3_HELDOUT_FIRST_EVAL == (0.133, 1.606)
+    assert sum(n for n, _, _ in bench.ROUND3_BY_SOURCE_FIRST_EVAL.values()) == 47
+    report = bench.render(mem, bounds, hours, bench.load_errata())
+    assert "At that one evaluation: median 13.3%, max 160.6%" in report
+    assert "| pytorch/torchtitan | 2 | 145.2% | 160.6% |" in report
+    after = bench._summary([r.error for r in mem if r.set == "new kinds 3"])
+    assert f"| new kinds 3 | holdout | 13.3% / 160.6% / 47 | {after[0]:.1%} / {after[1]:.1%} / 47 |" in report
 
 
 def test_errata_correct_a_frozen_row_and_must_match_it(bench, tmp_path):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from enum import Enum
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -39,8 +39,8 @@ from tools.domain import (
 )
 from tools.errors import ErrorCode, InputError
 from tools.notes import Note, NoteCode, Suggestion
-from tools.serving_profiles import Engine, WeightFormat
-from tools.serving_types import Load, LoadKind
+from tools.serving_profiles import Engine, SamplerWarmup, VllmEngine, WeightFormat
+from tools.serving_types import Load, LoadKind, Traffic
 from tools.vram_codes import Component
 
 
@@ -97,6 +97,18 @@ class VramRequest(Strict):
         "(sqrt of the second moment) after the activations are freed. False: a fused or per-parameter step "
         "(DeepSpeed's FusedAdam, transformers' old adamw_hf, fused=True)",
     )
+
+    ac_option: Literal["op"] | Annotated[int, Field(ge=1)] | None = Field(
+        default=None, description="with checkpointing 'selective': torchtitan's selective_ac_option, 'op' or N (every N-th "
+                                  "layer checkpointed); None: Korthikanti's selective recomputation")
+    grads_to_none: bool = Field(default=False, description="gradients freed after each step (torch >= 2.0 "
+                                                            "zero_grad(set_to_none=True)); False: held through the step (torch 1.x, DeepSpeed)")
+    kbit_recast_bf16: bool = Field(default=False, description="with kbit_prepare: TRL SFTTrainer bf16=True casts embeddings/LM "
+                                                               "head back to bf16 (norms stay fp32)")
+    bnb_double_quant: bool = Field(default=True, description="bitsandbytes 4-bit double quantisation; False: load_in_4bit's "
+                                                              "default, 4.5 bits")
+    bnb_compute_fp32: bool = Field(default=False, description="bitsandbytes 4-bit computing in fp32 (BitsAndBytesConfig's "
+                                                               "default compute dtype)")
 
     @model_validator(mode="after")
     def _check(self) -> "VramRequest":
@@ -308,6 +320,9 @@ class ServingLoad(Strict):
     min_tokens_per_user: float | None = Field(default=None, gt=0, description="target tok/s each user sees")
     weights: WeightFormat | None = Field(default=None, description="None: bf16, with FP8 / INT4 variants proposed beside")
     engine: Engine = Engine.vllm
+    traffic: Traffic | None = Field(default=None, description="stand-in lengths when none are given: chat = ShareGPT's means")
+    vllm_engine: VllmEngine | None = Field(default=None, description="vLLM engine generation (None: the estimator's default, V1)")
+    vllm_sampler: SamplerWarmup | None = Field(default=None, description="vLLM profile run's sampler warm-up (None: the generation's)")
 
     @model_validator(mode="after")
     def _check(self) -> "ServingLoad":

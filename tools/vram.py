@@ -44,8 +44,12 @@ unit or DeepSpeed's largest module) and their communication buckets. The KV cach
 request states them (defaults keep the estimate as it was): `autocast` (HF Trainer's bf16=True autocasts over 16-bit
 weights too, so the loss is fp32), `foreach_step` (torch's multi-tensor AdamW builds a state-sized buffer during the
 step, after backward freed the activations) and `kbit_prepare` (PEFT's prepare_model_for_kbit_training upcasts the
-non-quantised weights of a bitsandbytes base to fp32, and the residual stream with them). Every constant is commented
-where it is used and every default that was assumed is listed in `VramEstimate.assumptions`.
+non-quantised weights of a bitsandbytes base to fp32, and the residual stream with them). Under recomputation the loss
+buffers and the recomputed layer are held one after the other, so the larger counts; torchtitan's op-level and
+layer-level selective checkpointing count when the request states `ac_option` (`_op_sac_token_bytes`), and so do
+freed gradients (`grads_to_none`), TRL's bf16 recast after the k-bit upcast and bitsandbytes' quantisation options;
+those five fields are asked of tools/schemas.py and read with their defaults until it has them. Every constant is
+commented where it is used and every default that was assumed is listed in `VramEstimate.assumptions`.
 """
 
 from __future__ import annotations
@@ -97,6 +101,9 @@ DEFAULT_SEQ_LEN = 2048
 # per 256 blocks: 8/64 + 32/(64·256) = 0.127 extra bits per weight (QLoRA paper,
 # Dettmers et al. 2023, §3 "Double Quantization": 0.5 → 0.127 bits/param).
 NF4_BITS = 4.0 + 8 / 64 + 32 / (64 * 256)
+# Without double quantisation (bitsandbytes' own default, and transformers' BitsAndBytesConfig(load_in_4bit=True):
+# bnb_4bit_use_double_quant False, bnb_4bit_quant_type "fp4") each block of 64 keeps an fp32 absmax: 4 + 32/64 bits.
+NF4_NO_DQ_BITS = 4.0 + 32 / 64
 # INT4 for inference (GPTQ/AWQ, group size 128): an fp16 scale and a 4-bit zero
 # point per 128 weights: 4 + 16/128 + 4/128 = 4.156 bits.
 INT4_BITS = 4.0 + 16 / 128 + 4 / 128
@@ -116,8 +123,10 @@ ALLOCATOR_SLACK = 0.05
 # Training allocates and frees activations, logits and gradients of many sizes every step; the allocator's block
 # splitting and rounding leave more of that churn reserved than of the tensors allocated once. Median over the
 # calibration rows measured on the device with sizeable short-lived tensors (tests/data/published_memory.yaml:
-# hf-bert-large-fp32-b4 0.28, unsloth-hf-llama31-8b-qlora-40gb 0.11, -80gb 0.07, after the 5% base slack):
-TRANSIENT_SLACK = 0.11
+# hf-bert-large-fp32-b4 0.28, unsloth-hf-llama31-8b-qlora-40gb 0.22, -80gb 0.18, after the 5% base slack). Recomputed
+# by the same recipe in the fourth round, once the recomputed layer stopped counting on top of the loss buffers (the
+# Unsloth rows' short-lived tensors shrank; they were 0.11 and 0.07, median 0.11, under the summed count):
+TRANSIENT_SLACK = 0.22
 # With sharded parameters (ZeRO-3, FSDP) the gathers and reduce-scatters run on their own CUDA streams, and the
 # caching allocator keeps a block freed on one stream from the others until they synchronise, so the short-lived
 # tensors fragment far more (the PyTorch FSDP docs' reason for limit_all_gathers). llama-recipes PR #41 (FSDP + LoRA,
@@ -236,16 +245,40 @@ def _is_quantised(p: Precision) -> bool:
     return p in (Precision.fp8, Precision.int8, Precision.int4, Precision.nf4)
 
 
-def _frozen_weight_bytes(model: ModelSpec, p: Precision, mode: Mode, acc: _Acc) -> float:
+def _bnb_4bit(p: Precision, mode: Mode) -> bool:
+    """The weights are bitsandbytes 4-bit (NF4/FP4): nf4, or int4 for LoRA/QLoRA (`weight_bytes_per_param`)."""
+    return p == Precision.nf4 or (p == Precision.int4 and mode in (Mode.qlora, Mode.lora))
+
+
+def _double_quant(req: VramRequest) -> bool:
+    """bitsandbytes double quantisation, as stated by `VramRequest.bnb_double_quant` (a field asked of tools/schemas.py
+    this round; until it exists every request reads the QLoRA paper's setting, on)."""
+    return bool(getattr(req, "bnb_double_quant", True))
+
+
+def _frozen_weight_bytes(model: ModelSpec, p: Precision, mode: Mode, acc: _Acc, double_quant: bool = True) -> float:
     """Bytes of the whole model stored at precision `p` (quantised formats: linear layers only)."""
     if not _is_quantised(p):
         return model.params * weight_bytes_per_param(p)
     linear, other = split_params(model)
     bits = weight_bytes_per_param(p, mode) * 8
+    if _bnb_4bit(p, mode) and not double_quant:
+        bits = NF4_NO_DQ_BITS
+        acc.say(VramCode.weights_bnb4_no_dq, precision=p, bits_per_weight=round(bits, 3), embedding_params=other)
+        return linear * bits / 8 + other * 2.0
     # bitsandbytes 4-bit (blocksize 64, double quantisation), GPTQ/AWQ group-128, or 8-bit with negligible scales
     code = VramCode.weights_nf4 if bits < 4.14 else VramCode.weights_int4 if bits < 5 else VramCode.weights_8bit
     acc.say(code, precision=p, bits_per_weight=round(bits, 3), embedding_params=other)
     return linear * bits / 8 + other * 2.0
+
+
+def _dequant_bytes_per_weight(req: VramRequest) -> float:
+    """Bytes per element of the weight bitsandbytes dequantises for one 4-bit matmul (bnb autograd/_functions.py
+    MatMul4Bit.forward: `F.dequantize_4bit(B, quant_state).to(A.dtype)`): the 16-bit dequantised matrix, and beside it
+    its fp32 cast when the compute dtype is fp32 (transformers' BitsAndBytesConfig default: bnb_4bit_compute_dtype
+    None → torch.float32), as `VramRequest.bnb_compute_fp32` states (asked of tools/schemas.py this round; False until
+    then)."""
+    return 2.0 + (FP32 if getattr(req, "bnb_compute_fp32", False) else 0.0)
 
 
 def _defaults(model: ModelSpec, req: VramRequest, acc: _Acc) -> tuple[Precision, int, Checkpointing]:
@@ -378,9 +411,16 @@ def estimate_vram(model: ModelSpec, request: VramRequest, gpus: Iterable[GPU] = 
 def _inference(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precision, seq: int,
                tp: int, pp: int, flash: bool, acc: _Acc) -> None:
     mp = tp * pp
-    acc.add(Component.weights, _frozen_weight_bytes(model, p, req.mode, acc) / mp, p)
+    acc.add(Component.weights, _frozen_weight_bytes(model, p, req.mode, acc, _double_quant(req)) / mp, p)
     if model.moe_experts:
         acc.say(VramCode.moe_resident, experts=model.moe_experts)
+    if p == Precision.nf4 and shape is not None:
+        # bitsandbytes 4-bit inference: a prompt of more than one token goes through MatMul4Bit, which dequantises
+        # the whole weight for the matmul (bnb autograd/_functions.py matmul_4bit: only a single-token input takes
+        # the gemv_4bit kernel), one matrix at a time, as in training
+        largest = shape.hidden * max(shape.intermediate, shape.hidden)
+        acc.add(Component.dequant_buffer, _dequant_bytes_per_weight(req) * largest / tp, Precision.bf16)
+        acc.say(VramCode.dequant_inference, bytes_per_weight=_dequant_bytes_per_weight(req))
     reg = acc.regime = _regime(p, amp=False)  # quantised weights compute in 16-bit
     act_precision = Precision.fp32 if reg is FULL32 else _half(p)
     b = req.batch_size
@@ -467,16 +507,25 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
             VramCode.lora_adapters, rank=req.lora_rank, targets=req.lora_targets, trainable_params=trainable,
             trainable_fraction=trainable / model.params, adapter_precision=a_precision, pure_half=pure_half,
         )
-        base = _frozen_weight_bytes(model, p, req.mode, acc)
+        base = _frozen_weight_bytes(model, p, req.mode, acc, _double_quant(req))
         kbit_upcast = req.kbit_prepare and _is_quantised(p) and p != Precision.fp8
-        if kbit_upcast:
+        # TRL's SFTTrainer with bf16=True on a single-GPU 4-bit base casts the embeddings and LM head back to bf16
+        # after PEFT's upcast and keeps the norms fp32 (trl v0.13.0 sft_trainer.py lines 227-233 and
+        # trl/trainer/utils.py peft_module_casting_to_bf16), as `VramRequest.kbit_recast_bf16` states (a field asked of
+        # tools/schemas.py this round; False until then)
+        recast = kbit_upcast and bool(getattr(req, "kbit_recast_bf16", False))
+        if kbit_upcast and recast:
+            acc.say(VramCode.kbit_recast_bf16, trainer="TRL SFTTrainer")
+        elif kbit_upcast:
             # PEFT prepare_model_for_kbit_training (peft/utils/other.py): "cast all non INT8 parameters to fp32" (every
             # fp16/bf16 parameter that is not a bitsandbytes Params4bit/Int8Params: embeddings, LM head, norms) for
             # bitsandbytes bases (GPTQ, AQLM, EETQ, HQQ are skipped). Those 16-bit weights become 4 B: +2 B each.
             _, upcast = split_params(model)
             base += upcast * 2.0
             acc.say(VramCode.kbit_prepare, upcast_params=upcast)
-            # The fp32 embedding output makes the residual stream fp32 (LlamaRMSNorm returns weight(fp32) × x), and
+        if kbit_upcast:
+            # The fp32 embedding output (or, recast, the fp32 norms) makes the residual stream fp32 (LlamaRMSNorm
+            # returns weight(fp32) × x, fp32 by type promotion), and
             # bitsandbytes' Linear4bit/Linear8bitLt cast each input to the 16-bit compute dtype for the matmul and the
             # output back to the input's dtype (bnb nn/modules.py: x.to(compute_dtype) … out.to(inp_dtype)): the AMP
             # element sizes (fms-acceleration's framework_plugin_bnb.py avoids this "constantly downcasted" path).
@@ -492,7 +541,7 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
         if req.mode == Mode.qlora or p in (Precision.int4, Precision.nf4):
             # bitsandbytes dequantises one weight matrix at a time to bf16 for the matmul
             largest = (shape.hidden * max(shape.intermediate, shape.hidden)) if shape else 0
-            acc.add(Component.dequant_buffer, 2 * largest / tp, Precision.bf16)
+            acc.add(Component.dequant_buffer, _dequant_bytes_per_weight(req) * largest / tp, Precision.bf16)
         grad_bytes = trainable * a_bytes
         trainable_params = trainable
     else:
@@ -573,27 +622,53 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
         # parameters' dtype; ms-swift select_dtype passes bf16=True for a bf16 model); a plain loop does not
         autocast = req.autocast
         acc.say(VramCode.autocast_stated, autocast=autocast)
-    if autocast and req.kbit_prepare and req.mode in (Mode.lora, Mode.qlora) and _is_quantised(p) and shape is not None:
+    recast = bool(getattr(req, "kbit_recast_bf16", False))  # the LM head back in bf16: autocast needs no copy of it
+    if autocast and req.kbit_prepare and not recast and req.mode in (Mode.lora, Mode.qlora) and _is_quantised(p) \
+            and shape is not None:
         # autocast casts the upcast fp32 LM head to 16-bit for its matmul, and autograd keeps that copy for the input's
         # gradient (the weight is frozen, so autocast's cast cache, which holds only leaves that require grad, misses)
         acc.add(Component.autocast_copies, shape.vocab * shape.hidden * 2.0 / tp, half)
     _training_activations(model, shape, req, p, seq, dec_seq, ckpt, tp, pp, flash, _regime(p, amp), autocast, acc)
-    if req.foreach_step and req.optimizer == Optimizer.adamw and not deepspeed:
-        _foreach_step(trainable_params / mp / shard_opt, 2.0 if pure_half else 4.0, offload, acc)
+    foreach = req.foreach_step and req.optimizer == Optimizer.adamw and not deepspeed and not offload
+    # Stated (VramRequest.grads_to_none, asked of tools/schemas.py this round): the trainer frees the gradients after
+    # each step (torch >= 2.0: Module.zero_grad / Optimizer.zero_grad default set_to_none=True; HF Trainer calls
+    # model.zero_grad() after optimizer.step(); torchtitan optimizers.zero_grad()), so backward starts without them
+    # and each .grad is allocated as its layer's backward ends (AccumulateGrad) while the activations are freed.
+    # DeepSpeed keeps its own gradient buffers, so it never applies there.
+    grads_freed = bool(getattr(req, "grads_to_none", False)) and not deepspeed \
+        and req.mode in (Mode.full, Mode.pretrain)
+    if foreach or grads_freed:
+        buffer = trainable_params / mp / shard_opt * (2.0 if pure_half else 4.0) if foreach else 0.0
+        _after_backward(buffer, 2.0 if pure_half else 4.0, foreach, grads_freed, acc)
 
 
-def _foreach_step(local_params: float, state_bytes: float, offload: bool, acc: _Acc) -> None:
-    """torch's multi-tensor Adam/AdamW step (torch/optim/adam.py _multi_tensor_adam): `exp_avg_sq_sqrt =
+def _after_backward(buffer: float, state_bytes: float, foreach: bool, grads_freed: bool, acc: _Acc) -> None:
+    """What the optimizer step holds once backward has freed the short-lived tensors, against what backward holds.
+
+    torch's multi-tensor Adam/AdamW step (torch/optim/adam.py _multi_tensor_adam): `exp_avg_sq_sqrt =
     torch._foreach_sqrt(device_exp_avg_sqs)` allocates a new tensor for every second moment of the GPU's optimizer
-    partition, in the state dtype, before the in-place div/add/addcdiv. The step runs after backward, when activations,
-    logits and gathered layers are freed and the gradients are still held, so the peak is states + max(what backward
-    holds transiently, that buffer): only the excess over the short-lived tensors counts."""
-    if offload:
-        return  # the states and their step are on the CPU
-    buffer = local_params * state_bytes
+    partition (`buffer`), in the state dtype, before the in-place div/add/addcdiv. The step runs after backward, when
+    activations, logits and gathered layers are freed, so the peak is states + max(what backward holds transiently,
+    that buffer): only the excess over the short-lived tensors counts. When the gradients are freed after every step
+    (`grads_freed`), backward holds them only as the activations go (the sum of a growing and a shrinking term peaks at
+    its ends: all activations and no gradient at the loss, all gradients at the step), so the peak is states +
+    max(short-lived tensors, gradients + buffer): the gradients count only in their excess over the short-lived tensors.
+    """
     transient = sum(v for c, v in acc.parts.items() if c in TRANSIENT)
-    acc.add(Component.optimizer_step, max(0.0, buffer - transient), None)
-    acc.say(VramCode.foreach_step, buffer_bytes_per_param=state_bytes, over_transient=buffer > transient)
+    grads = acc.parts.get(Component.gradients, 0.0)
+    if grads_freed and grads > 0:
+        excess = max(0.0, grads + buffer - transient)  # what the step phase holds beyond the backward phase
+        shown = min(grads, excess)
+        acc.parts[Component.gradients] = shown
+        if shown <= 0:
+            del acc.parts[Component.gradients]
+        acc.add(Component.optimizer_step, excess - shown, None)
+        acc.say(VramCode.grads_after_backward, gradients_gib=round(grads / GIB, 3), counted_gib=round(shown / GIB, 3))
+    else:
+        acc.add(Component.optimizer_step, max(0.0, buffer - transient), None)
+    if foreach:
+        acc.say(VramCode.foreach_step, buffer_bytes_per_param=state_bytes,
+                over_transient=(grads if grads_freed else 0.0) + buffer > transient)
 
 
 def _gathered(shape: Shape, req: VramRequest, p: Precision, sh: Sharding, tp: int, mp: int, half: Precision,
@@ -755,35 +830,104 @@ def _training_activations(model: ModelSpec, shape: Shape | None, req: VramReques
         acc.say(VramCode.dropout_masks, family=model.family)
     if reg is AMP:
         acc.say(VramCode.amp_activations)
+    option = _ac_option(req) if ckpt == Checkpointing.selective else None
+    if option == 1:  # every layer wrapped in checkpoint_wrapper: full recomputation's count
+        ckpt, option = Checkpointing.full, None
+    # torch op-level / layer-level selective checkpointing recompute the scores with everything else they drop, so
+    # they keep no score tensor whatever the attention kernel; Korthikanti's selective recomputation drops exactly them
     scores = not (flash or ckpt == Checkpointing.selective)
     every, largest = _layers_activation_bytes(shape, style, reg, seq, b, tp, scores, dec_seq)
+    if option is not None and not shape.encoder_decoder:
+        # the layer's full working set is what its recomputation rebuilds in backward (scores under eager attention)
+        _, largest = _layers_activation_bytes(shape, style, reg, seq, b, tp, not flash, dec_seq)
     # With 1F1B pipeline schedules the first stage holds pp micro-batches of L/pp
     # layers: L layers' worth regardless of pp (Korthikanti et al. §4.2.3).
     if pp > 1:
         acc.say(VramCode.pipeline_activations)
     acc.regime = reg
     act = Precision.fp32 if reg is FULL32 else _half(p)
-    if ckpt == Checkpointing.full:
+    logits = 0.0
+    if model.kind == ModelKind.encoder and req.mode != Mode.pretrain:
+        acc.say(VramCode.encoder_head)
+    else:
+        per_logit, fp32_loss = _logit_bytes(style, reg, autocast, req.chunked_loss)
+        acc.logit_bytes = per_logit
+        acc.say(VramCode.logits, bytes_per_logit=per_logit, chunked=req.chunked_loss, fp32_loss=fp32_loss)
+        out_tokens = dec_seq if shape.encoder_decoder else seq  # the LM head runs over the decoder's tokens
+        logits = per_logit * out_tokens * b * shape.vocab / tp
+    if option is not None and not shape.encoder_decoder:
+        tokens = seq * b
+        if option == "op":
+            # torchtitan's op-level selective AC (torchtitan/parallelisms/parallelize_llama.py at 9dec370, _save_list
+            # and _custom_policy): every layer keeps what the policy saves; the rest is recomputed in backward
+            saved = _op_sac_token_bytes(shape, reg, tp, flash) * tokens * shape.layers
+            acc.say(VramCode.sac_op, bytes_per_token=round(saved / tokens / shape.layers), layers=shape.layers,
+                    framework="torchtitan")
+        else:
+            # torchtitan's layer-level selective AC, selective_ac_option N (parallelize_llama.py at 9dec370: a layer is
+            # wrapped in checkpoint_wrapper when its running count % N == 0): every N-th layer keeps only its input,
+            # the others keep all their activations
+            wrapped = shape.layers // option
+            per_layer = every / shape.layers
+            saved = per_layer * (shape.layers - wrapped) + reg.stream * tokens * shape.hidden * wrapped
+            acc.say(VramCode.sac_layers, every=option, checkpointed_layers=wrapped, layers=shape.layers,
+                    framework="torchtitan")
+        acc.add(Component.activations_checkpointed, saved, act)
+        # backward recomputes one layer at a time after the loss buffers are freed (as for full recomputation below)
+        acc.add(Component.activations_recomputed, max(0.0, largest - logits), act)
+        acc.say(VramCode.recompute_after_loss, loss_larger=logits >= largest)
+    elif ckpt == Checkpointing.full:
         # each layer's input (one residual-stream tensor), plus an encoder-decoder's encoder output that every
-        # decoder layer's cross-attention reads; then one layer recomputed. Its saved tensors are counted with the
-        # loss buffers below although backward frees the loss before it recomputes: the sum stands in for the
-        # gradients that layer's backward allocates, which are not counted (calibrated on the rows above).
+        # decoder layer's cross-attention reads; then one layer recomputed.
         if shape.encoder_decoder:  # encoder layers and the encoder output over seq, decoder layers over dec_seq
             kept_tokens = (shape.layers - shape.decoder_layers + 1) * seq + shape.decoder_layers * dec_seq
         else:
             kept_tokens = shape.layers * seq
         acc.add(Component.activations_checkpointed, reg.stream * kept_tokens * b * shape.hidden, act)
-        acc.add(Component.activations_recomputed, largest, act)
+        # The loss buffers and the recomputed layer are held one after the other: autograd runs the loss's nodes
+        # (nll_loss, log_softmax, the fp32 cast, the LM head) first and frees each node's saved tensors and the
+        # logit-sized gradients as it goes (torch/csrc/autograd/engine.cpp: saved variables released after a node runs
+        # unless retain_graph), and only then reaches the last checkpointed layer, whose unpack hook recomputes it
+        # (torch/utils/checkpoint.py, _checkpoint_hook.unpack). So only the recomputed layer's excess over the loss
+        # buffers adds to the peak (the larger of the two counts).
+        # The recomputed layer's own backward holds, beside its saved tensors, the gradients it computes; those of
+        # eager attention are score-sized (the P·V matmul's grad of the probabilities, the grad through the fp32 cast,
+        # the softmax's backward result) while the softmax's saved output is still held: counted as one more score-sized
+        # set of the saved element sizes (the per-token gradients of a layer are small beside the layer).
+        if scores:
+            largest += _score_bytes(style, reg) * shape.heads * seq * seq * b / tp
+        acc.add(Component.activations_recomputed, max(0.0, largest - logits), act)
+        acc.say(VramCode.recompute_after_loss, loss_larger=logits >= largest)
     else:
         acc.add(Component.activations, every, act)
-    if model.kind == ModelKind.encoder and req.mode != Mode.pretrain:
-        acc.say(VramCode.encoder_head)
-        return
-    per_logit, fp32_loss = _logit_bytes(style, reg, autocast, req.chunked_loss)
-    acc.logit_bytes = per_logit
-    acc.say(VramCode.logits, bytes_per_logit=per_logit, chunked=req.chunked_loss, fp32_loss=fp32_loss)
-    out_tokens = dec_seq if shape.encoder_decoder else seq  # the LM head runs over the decoder's tokens
-    acc.add(Component.logits, per_logit * out_tokens * b * shape.vocab / tp)
+    acc.add(Component.logits, logits)
+
+
+def _ac_option(req: VramRequest) -> "str | int | None":
+    """torchtitan's `selective_ac_option` as the request states it: "op", or N (checkpoint every N-th layer); None:
+    `checkpointing` alone decides. Read from `VramRequest.ac_option`, a field this round asks tools/schemas.py for
+    (see benchmarks/accuracy.md, the fourth round): until the schema carries it, every request reads None."""
+    option = getattr(req, "ac_option", None)
+    if option is None or option == "op":
+        return option
+    return int(option)
+
+
+def _op_sac_token_bytes(s: Shape, reg: _Regime, tp: int, flash: bool) -> float:
+    """Bytes per token one layer keeps under torchtitan's op-level selective AC (parallelize_llama.py at 9dec370).
+
+    `_custom_policy` saves the outputs of the ops in `_save_list` except every second `aten.mm` (`mm_count % 2 == 0`
+    is recomputed), counting the layer's matmuls in forward order: attention wq, wk, wv, wo, then the MLP's w1, w3, w2
+    (torchtitan's FeedForward: w2(silu(w1(x)) * w3(x))), or fc1, fc2 for a plain MLP. So wq, wv, w1 and w2 are kept
+    (the 1st, 3rd, 5th and 7th). `_scaled_dot_product_flash_attention` / `_efficient_attention` are saved whole: the
+    attention output and its fp32 log-sum-exp per head. The layer's input is held by checkpoint_wrapper itself.
+    """
+    h, i = s.hidden, s.intermediate * s.active_experts
+    q_dim, kv_dim = s.heads * s.head_dim, s.kv_heads * s.head_dim
+    widths = [q_dim, kv_dim, kv_dim, h] + ([i, i, h] if s.gated_mlp else [i, h])  # matmul outputs, forward order
+    kept = sum(w for n, w in enumerate(widths, start=1) if n % 2 == 1)
+    attention = (reg.compute * q_dim + FP32 * s.heads) if flash else 0.0  # output + logsumexp (fp32, one per head)
+    return reg.stream * h + (reg.compute * kept + attention) / tp
 
 
 def _half(p: Precision) -> Precision:

@@ -46,6 +46,8 @@ class VramCode(NoteCode):
     weights_nf4 = "vram.weights_nf4"  # precision, bits_per_weight, embedding_params
     weights_int4 = "vram.weights_int4"  # precision, bits_per_weight, embedding_params
     weights_8bit = "vram.weights_8bit"  # precision, bits_per_weight, embedding_params
+    weights_bnb4_no_dq = "vram.weights_bnb4_no_dq"  # precision, bits_per_weight, embedding_params
+    dequant_inference = "vram.dequant_inference"  # bytes_per_weight (of the one matrix dequantised for a matmul)
     precision_default = "vram.precision_default"  # precision
     precision_default_qlora = "vram.precision_default_qlora"  # precision
     seq_len_default = "vram.seq_len_default"  # seq_len
@@ -95,9 +97,14 @@ class VramCode(NoteCode):
     gathered_embeddings = "vram.gathered_embeddings"  # sharding (zero3 | fsdp), params, with_grads
     comm_buckets = "vram.comm_buckets"  # sharding, grad_params (gradient elements the buffers hold)
     transient_fragmentation = "vram.transient_fragmentation"  # slack_fraction, sharded
+    kbit_recast_bf16 = "vram.kbit_recast_bf16"  # trainer ("TRL SFTTrainer", which recasts embeddings/LM head to bf16)
     kbit_prepare = "vram.kbit_prepare"  # upcast_params (the non-quantised weights PEFT upcasts to fp32)
     autocast_stated = "vram.autocast_stated"  # autocast (bool, as the request states it)
     foreach_step = "vram.foreach_step"  # buffer_bytes_per_param, over_transient (bool: the step sets the peak)
+    grads_after_backward = "vram.grads_after_backward"  # gradients_gib (their size), counted_gib (beyond short-lived)
+    sac_op = "vram.sac_op"  # bytes_per_token (kept per token per layer), layers, framework (whose policy: "torchtitan")
+    sac_layers = "vram.sac_layers"  # every (N), checkpointed_layers, layers, framework ("torchtitan")
+    recompute_after_loss = "vram.recompute_after_loss"  # loss_larger (bool: the loss buffers are the larger of the two)
 
 
 class FormulaCode(NoteCode):

@@ -190,6 +190,12 @@ def _optimizer(en_full: str, en_half: str, zh_full: str, zh_half: str):
 ASSUMPTIONS = {
     "vram.weights_nf4": _weights("bitsandbytes 4-bit, blocksize 64, double quantisation as in the QLoRA paper",
                                  "bitsandbytes 4-bit，块大小 64，QLoRA 论文中的双重量化"),
+    "vram.weights_bnb4_no_dq": _weights("bitsandbytes 4-bit, blocksize 64, no double quantisation (an fp32 absmax "
+                                        "per block: load_in_4bit's default)",
+                                        "bitsandbytes 4-bit，块大小 64，不做双重量化（每块一个 fp32 absmax：load_in_4bit 的默认设置）"),
+    "vram.dequant_inference": ("bitsandbytes dequantises one weight matrix at a time for the prompt's matmuls "
+                               "({bytes_per_weight:g} B per weight of the largest matrix)",
+                               "bitsandbytes 在处理提示词的矩阵乘法时每次反量化一个权重矩阵（最大矩阵每个权重 {bytes_per_weight:g} B）"),
     "vram.weights_int4": _weights("GPTQ/AWQ group size 128: fp16 scale + 4-bit zero per group",
                                   "GPTQ/AWQ 分组 128：每组一个 fp16 缩放因子 + 4-bit 零点"),
     "vram.weights_8bit": _weights("per-row/per-tensor scales negligible", "逐行/逐张量的缩放因子可忽略"),
@@ -311,6 +317,13 @@ ASSUMPTIONS = {
         lambda p, f: "短生命周期张量（激活值、logits" + ("、聚合中的层、缓冲区）另计 " if p.get("sharded") else "）另计 ")
         + f.pct(p["slack_fraction"]) + (" 的碎片（聚合在独立的 CUDA 流上进行）" if p.get("sharded") else " 的碎片（每步反复分配和释放）"),
     ),
+    "vram.kbit_recast_bf16": (
+        "PEFT prepare_model_for_kbit_training as {trainer} runs it with bf16: the embeddings and LM head are cast back "
+        "to bf16, the norms stay fp32, so the residual stream is fp32 and each quantised linear layer keeps a 16-bit "
+        "copy of its input",
+        "{trainer} 在 bf16 下运行 PEFT `prepare_model_for_kbit_training`：词嵌入和 LM head 转回 bf16，归一化层保持 fp32，"
+        "因此残差流为 fp32，每个量化线性层另存一份 16 bit 的输入副本",
+    ),
     "vram.kbit_prepare": (
         "PEFT prepare_model_for_kbit_training: its {upcast_params:big} non-quantised weights (embeddings, LM head, norms) "
         "upcast to fp32, so the residual stream is fp32 too and each quantised linear layer keeps a 16-bit copy of its "
@@ -324,6 +337,32 @@ ASSUMPTIONS = {
         + ("; it sets the peak" if p.get("over_transient") else "; below the backward pass's peak"),
         lambda p, f: f"多张量实现的 AdamW 更新（对二阶矩做 `torch._foreach_sqrt`）：更新期间每个可训练参数多占 "
         f"{p['buffer_bytes_per_param']:g} B，此时激活值已释放" + ("；它决定峰值" if p.get("over_transient") else "；低于反向传播的峰值"),
+    ),
+    "vram.grads_after_backward": (
+        "gradients freed after every step (`zero_grad` with `set_to_none`, torch's default since 2.0): backward allocates "
+        "them as it frees the activations, so of their {gradients_gib:gib} only {counted_gib:gib} adds to the peak",
+        "每步之后梯度被释放（`zero_grad` 的 `set_to_none`，torch 2.0 起的默认值）：反向传播一边释放激活值一边分配梯度，"
+        "因此 {gradients_gib:gib} 梯度中只有 {counted_gib:gib} 计入峰值",
+    ),
+    "vram.sac_op": (
+        lambda p, f: f"op-level selective checkpointing ({p['framework']}'s policy: the attention kernel's output and "
+        f"every other matmul's output are kept, the rest recomputed): {p['bytes_per_token']:,} B per token in each of "
+        f"the {p['layers']} layers",
+        lambda p, f: f"算子级选择性检查点（{p['framework']} 的策略：保留注意力算子的输出和每隔一个矩阵乘法的输出，其余在反向时重算）："
+        f"{p['layers']} 层中每层每个 token 保留 {p['bytes_per_token']:,} B",
+    ),
+    "vram.sac_layers": (
+        lambda p, f: f"layer-level selective checkpointing ({p['framework']}): one layer in every {p['every']} is "
+        f"recomputed ({p['checkpointed_layers']} of {p['layers']} keep only their input), the others keep all their "
+        "activations",
+        lambda p, f: f"层级选择性检查点（{p['framework']}）：每 {p['every']} 层中重算一层（{p['layers']} 层中有 "
+        f"{p['checkpointed_layers']} 层只保留输入），其余层保留全部激活值",
+    ),
+    "vram.recompute_after_loss": (
+        lambda p, f: "backward frees the loss buffers before it recomputes the last checkpointed layer, so the larger "
+        "of the two counts" + (" (here the loss buffers)" if p.get("loss_larger") else " (here the recomputed layer)"),
+        lambda p, f: "反向传播先释放损失函数的缓冲区，再重算最后一个检查点层，因此只计两者中较大的一个"
+        + ("（此处为损失缓冲区）" if p.get("loss_larger") else "（此处为重算的层）"),
     ),
     "vram.autocast_stated": (
         lambda p, f: "torch autocast around the forward and the loss, as stated (HF Trainer bf16/fp16=True): the loss "

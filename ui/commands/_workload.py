@@ -138,6 +138,26 @@ def add_workload_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--foreach-step", dest="foreach_step", action="store_true", default=None,
                         help="torch's foreach AdamW step (torch >= 2 default; HF adamw_torch): one more state-sized "
                         "buffer during the step")
+    parser.add_argument("--ac-option", dest="ac_option", type=_ac_option, default=None, metavar="op|N",
+                        help="with --checkpointing selective: torchtitan's selective_ac_option, 'op' (save the matmul "
+                        "and attention outputs its policy lists) or N (checkpoint every N-th layer)")
+    parser.add_argument("--grads-to-none", dest="grads_to_none", action="store_true", default=None,
+                        help="gradients freed after each step (torch >= 2 zero_grad(set_to_none=True), HF Trainer)")
+    parser.add_argument("--kbit-recast-bf16", dest="kbit_recast_bf16", action="store_true", default=None,
+                        help="with --kbit-prepare: TRL SFTTrainer bf16=True casts embeddings and LM head back to bf16")
+    parser.add_argument("--no-double-quant", dest="bnb_double_quant", action="store_false", default=None,
+                        help="bitsandbytes 4-bit without double quantisation (load_in_4bit's default: 4.5 bits a weight)")
+    parser.add_argument("--bnb-compute-fp32", dest="bnb_compute_fp32", action="store_true", default=None,
+                        help="bitsandbytes 4-bit computing in fp32 (BitsAndBytesConfig's default compute dtype)")
+
+
+def _ac_option(text: str) -> str | int:
+    if text == "op":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected 'op' or a whole number of layers (2 = every other layer)") from None
 
 
 def model_from_args(args: argparse.Namespace, catalog: Catalog | None) -> ModelSpec:
@@ -158,7 +178,7 @@ def model_from_args(args: argparse.Namespace, catalog: Catalog | None) -> ModelS
 _REQUEST_FIELDS = (
     "mode", "precision", "master_weights", "optimizer", "batch_size", "seq_len", "target_len", "lora_rank", "lora_targets",
     "gpus", "sharding", "tp", "pp", "offload", "checkpointing", "flash_attention", "chunked_loss", "kbit_prepare",
-    "autocast", "foreach_step",
+    "autocast", "foreach_step", "ac_option", "grads_to_none", "kbit_recast_bf16", "bnb_double_quant", "bnb_compute_fp32",
 )
 
 
