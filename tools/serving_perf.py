@@ -3,7 +3,11 @@
 Decode step (one token for every sequence in the batch, per replica)::
 
     t_mem     = (weights touched + the batch's KV cache) / (bandwidth × efficiency × format factor)
-    t_compute = 2 · N_active · B / (tp · peak · decode_mfu)
+    t_compute = 2 · (N_layers,active + N_head) · B / (tp · peak · decode_mfu)
+
+"Weights touched" leaves out an untied input-embedding table: the embedding is a lookup (vLLM's
+VocabParallelEmbedding runs F.embedding), so a step reads one row per token, not the table; the LM head is a matmul
+over the vocabulary and is read and multiplied every step (with tied embeddings it is the same table).
     t_step    = pp · max(t_mem, t_compute) per stage  +  step overhead  +  layers · per-layer launch overhead
                 +  B · per-sequence CPU time (scheduling, sampling)  +  2 · layers all-reduces (tp > 1)
 
@@ -13,8 +17,12 @@ touches E · (1 − (1 − k/E)^B) per layer (each expert missed by every token 
 in full. Pipeline stages split the batch into `pp` micro-batches: capacity grows, per-token latency
 does not (each token still passes every stage).
 
-Prefill of one prompt of L tokens: 2 · N_active · L (+ 2 · layers · L² · q_dim for causal attention)
-FLOPs at the prefill MFU, and at least one read of the weights per chunk of the engine's step budget.
+Prefill of one prompt of L tokens: 2 · N_layers,active · L + 2 · N_head (+ 2 · layers · L² · q_dim for causal
+attention) FLOPs at the prefill MFU, and at least one read of the weights per chunk of the engine's step budget. The
+LM head runs for the sampled position only: vLLM V1 computes logits at one index per scheduled request
+(vllm/v1/worker/gpu_model_runner.py, `logits_indices = query_start_loc[1:] - 1`), not for every prompt token, and the
+embedding is a lookup with no FLOPs; counting both at every token overstated the prefill FLOPs of Qwen3-14B by
+12 %, Llama-3-8B by 15 %, Qwen3-30B-A3B by 23 % and (tied embeddings) Qwen2.5-0.5B by 38 %.
 
 Queueing model. Prefills share the GPU with decode steps. Over a long run the GPU spends
 B · t_prefill + L_out · t_step to finish B requests, so a replica with B sequences in flight completes
@@ -120,6 +128,26 @@ def weight_bytes(model: ModelSpec, fmt: WeightFormat) -> float:
     return model.params * bits / 8
 
 
+def embedding_split(model: ModelSpec, fmt: WeightFormat) -> tuple[float, float, float]:
+    """(input-embedding table bytes, its parameters, LM-head parameters) of a decoder as served.
+
+    The input embedding is a lookup (vLLM's VocabParallelEmbedding runs F.embedding): a step reads the rows of its
+    tokens, not the table, and does no matmul with it. The LM head is a matmul over the vocabulary; with tied embeddings
+    it is the same table, so the table is read once per step as the head and nothing is left over. The vocabulary and
+    hidden size come from the model's shape (tools/vram_shape.py decides tied or untied from the published total);
+    never more than half the model, as `split_params` bounds it. Bytes at the format's storage rate: 16 bits for
+    linear-only formats (AWQ/GPTQ/FP8/INT8 keep embeddings in 16 bits), the whole-file rate for GGUF.
+    """
+    s = shape_of(model)
+    tables = 1 if s.tied_embeddings else 2
+    table = min(float(s.vocab * s.hidden), model.params / 2 / tables)
+    head = table
+    if s.tied_embeddings:
+        return 0.0, 0.0, head
+    bits = 16.0 if linear_only(fmt) or not fmt.quantised else BITS_PER_WEIGHT[fmt]
+    return table * bits / 8, table, head
+
+
 def expert_fraction(model: ModelSpec) -> float:
     """Share of the parameters in routed experts: E · (P − A) / (E − k) over P (0 for dense models)."""
     e, k = model.moe_experts, model.moe_active_experts
@@ -157,6 +185,9 @@ class Plan:
     weights_gpu: float  # bytes on one GPU
     expert_share: float
     n_active: float
+    embed_bytes_gpu: float  # the input-embedding table on one GPU: resident, never read whole by a step (0 when tied)
+    linear_active: float  # parameters a token multiplies by inside the transformer layers (active experts for MoE)
+    head_params: float  # the LM head's parameters (vocabulary × hidden): one matmul per sampled position
     layers: int
     hidden: int
     intermediate: int
@@ -183,6 +214,7 @@ def make_plan(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout, i
     dtype = kv_dtype(req.kv_precision, gpu)
     total = weight_bytes(model, req.weights)
     shards = layout.tp * layout.pp
+    embed_bytes, embed_params, head = embedding_split(model, req.weights)
     peak = peak_tflops(req.weights, gpu)
     bw = (gpu.memory_bandwidth_gbps or 0.0) * 1e9 / 1e3 * profile.bandwidth_efficiency  # bytes per ms
     context = req.max_model_len or (in_len + out_len)
@@ -190,6 +222,8 @@ def make_plan(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout, i
         model=model, gpu=gpu, req=req, layout=layout, profile=profile, in_len=in_len, out_len=out_len,
         context_len=context, kv_dtype=dtype, kv_bytes=kv_element_bytes(dtype), weights_total=total,
         weights_gpu=total / shards, expert_share=expert_fraction(model), n_active=model.compute_params,
+        embed_bytes_gpu=embed_bytes / shards, linear_active=max(0.0, model.compute_params - embed_params - head),
+        head_params=head,
         layers=s.layers, hidden=s.hidden, intermediate=s.intermediate, q_dim=s.heads * s.head_dim, vocab=s.vocab,
         peak=peak, bandwidth=bw, format_factor=FORMAT_BANDWIDTH_FACTOR[req.weights],
         visible_gib=gpu.usable_memory_gib * TORCH_VISIBLE_FRACTION, usable_gib=0.0, non_torch_gib=0.0,
@@ -381,12 +415,14 @@ def step_time(p: Plan, batch: float, context: float) -> StepTime:
     micro = max(1.0, batch / pp)  # sequences per pipeline micro-batch
     experts = p.model.moe_experts or 0
     touched = touched_fraction(experts, p.model.moe_active_experts or 0, micro) if experts else 1.0
-    stage_weights = p.weights_gpu * (1 - p.expert_share + p.expert_share * touched)
+    # the layers' weights (routed experts only as far as the batch touches them) and the LM head; the input embedding
+    # table is looked up row by row, not read
+    stage_weights = p.weights_gpu * (1 - p.expert_share + p.expert_share * touched) - p.embed_bytes_gpu
     weights_ms = stage_weights / (p.bandwidth * p.format_factor) if p.bandwidth else math.inf
     kv_ms = micro * seq_kv_bytes(p, int(context)) / p.bandwidth if p.bandwidth else math.inf
     compute_ms = None
     if p.peak:
-        flops = 2 * p.n_active * micro / (p.layout.tp * pp)
+        flops = 2 * (p.linear_active + p.head_params) * micro / (p.layout.tp * pp)  # every token samples: the head runs
         compute_ms = flops / (p.peak * 1e12 * p.profile.decode_mfu) * 1e3
     memory_ms = weights_ms + kv_ms
     stage = max(memory_ms, compute_ms or 0.0)
@@ -401,9 +437,14 @@ def prefill_ms(p: Plan, tokens: float, sequences: float = 1.0) -> float:
     """Prompt processing of `sequences` prompts of `tokens` tokens each (one replica)."""
     total = tokens * sequences
     attention = 2 * p.layers * tokens * tokens * p.q_dim * sequences  # causal: half of 4·L²·d per layer
-    flops = 2 * p.n_active * total + attention
+    # the layers' matmuls for every prompt token; the LM head only where a token is sampled: vLLM V1 computes logits
+    # for one position per scheduled request (gpu_model_runner.py: `logits_indices = query_start_loc[1:] - 1`, then
+    # `compute_logits(hidden_states[logits_indices])`), SGLang and TensorRT-LLM keep only the last token's hidden state
+    # likewise; the embedding is a lookup
+    flops = 2 * p.linear_active * total + 2 * p.head_params * sequences + attention
     chunks = max(1, math.ceil(total / max(1, p.batched_tokens)))
-    weights_ms = chunks * p.weights_gpu / (p.bandwidth * p.format_factor) * p.layout.pp if p.bandwidth else 0.0
+    read = p.weights_gpu - p.embed_bytes_gpu
+    weights_ms = chunks * read / (p.bandwidth * p.format_factor) * p.layout.pp if p.bandwidth else 0.0
     compute = 0.0
     if p.peak:
         compute = flops / (p.layout.tp * p.peak * 1e12 * p.profile.prefill_mfu) * 1e3
