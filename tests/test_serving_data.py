@@ -142,11 +142,16 @@ def test_ttft_calibration_file():
             assert c.load.value and float(c.load.value) == int(c.load.value), c.id
     for _f, _h, _s, c in CASES:  # lockstep only where the source pins the outputs
         if c.arrivals == SC.Arrivals.together:
-            assert c.load.kind == SC.CaseLoadKind.concurrency and "--ignore-eos" in c.lengths + (c.command or ""), c.id
+            text = c.lengths + (c.command or "")
+            # vLLM's client needs --ignore-eos; SGLang's bench_serving ignores EOS unless --disable-ignore-eos
+            pinned = "--ignore-eos" in text or ("sglang.bench_serving" in text and "--disable-ignore-eos" not in text)
+            assert c.load.kind == SC.CaseLoadKind.concurrency and pinned, c.id
 
 
 def test_heldout_cases_keep_independent_arrivals():
-    assert all(c.arrivals == SC.Arrivals.independent for _f, h, _s, c in CASES if h)
+    """Rounds 1 and 2 were frozen before the `arrivals` field existed: they keep its default. Round 3 could state it."""
+    early = (SC.Split.heldout1, SC.Split.heldout2)
+    assert all(c.arrivals == SC.Arrivals.independent for f, h, _s, c in CASES if h and SC.split_of(DATA / f) in early)
 
 
 def test_calibrate_ttft_reproduces_the_committed_overhead(cat, capsys):
@@ -172,9 +177,9 @@ def test_the_fitters_read_the_calibration_files_only_and_the_report_labels_each_
     assert fitted and all(SC.split_of(DATA / f) == SC.Split.calibration for f in fitted)
     for file, held, _s, _c in CASES:
         assert held == (SC.split_of(DATA / file) != SC.Split.calibration), file
-    rows = SC.evaluate(cat, round2=False)
+    rows = SC.evaluate(cat, round2=False, round3=False)
     assert {r.split for r in rows} == {SC.Split.calibration, SC.Split.heldout1}
-    text = SC.report(cat, round2=False)
+    text = SC.report(cat, round2=False, round3=False)
     assert "held out, round 1 (spent)" in text and "not evaluated in this run" in text
     assert "held out, round 2 (spent) |" not in text
 
