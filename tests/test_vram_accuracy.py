@@ -45,7 +45,7 @@ def results(bench, catalog):
 
 def test_every_row_names_its_source(bench):
     for path in (bench.MEMORY_FILE, bench.KINDS_FILE, bench.HELDOUT_KINDS_FILE, bench.KINDS2_FILE,
-                 bench.HELDOUT_KINDS2_FILE, bench.HELDOUT_KINDS3_FILE, bench.HOURS_FILE):
+                 bench.HELDOUT_KINDS2_FILE, bench.HELDOUT_KINDS3_FILE, bench.HELDOUT_KINDS4_FILE, bench.HOURS_FILE):
         data = bench.load_yaml(path)
         for row in data["rows"] + data.get("bounds", []):
             assert row["source"].strip(), row["id"]
@@ -67,6 +67,44 @@ def test_the_third_round_held_out_file_is_the_frozen_one(bench):
     readme = (bench.DATA / "published_memory_README.md").read_text(encoding="utf-8")
     frozen = re.search(r"sha256\s+([0-9a-f]{64})\s+published_memory_heldout_kinds3\.yaml", readme).group(1)
     assert hashlib.sha256(bench.HELDOUT_KINDS3_FILE.read_bytes()).hexdigest() == frozen
+
+
+def test_the_fourth_round_held_out_file_is_the_frozen_one(bench):
+    readme = (bench.DATA / "published_memory_README.md").read_text(encoding="utf-8")
+    frozen = re.search(r"sha256\s+([0-9a-f]{64})\s+published_memory_heldout_kinds4\.yaml", readme).group(1)
+    assert hashlib.sha256(bench.HELDOUT_KINDS4_FILE.read_bytes()).hexdigest() == frozen
+
+
+def test_the_fourth_round_is_read_as_frozen_and_holds_out_only_new_sources(bench):
+    """Round 4's one evaluation is a measurement: no erratum touches its file, every row is held out, and no source
+    (repository page, any commit) is cited by an earlier file."""
+    assert not [e for e in bench.load_errata() if e["file"] == bench.HELDOUT_KINDS4_FILE.name]
+    page = lambda url: re.sub(r"/blob/[^/]+/", "/blob/*/", url)  # noqa: E731
+    earlier = set()
+    for path in (bench.MEMORY_FILE, bench.KINDS_FILE, bench.HELDOUT_KINDS_FILE, bench.KINDS2_FILE,
+                 bench.HELDOUT_KINDS2_FILE, bench.HELDOUT_KINDS3_FILE):
+        data = bench.load_yaml(path)
+        earlier |= {page(r["source"]).split("/blob/")[0] for r in data["rows"] + data.get("bounds", [])}
+    held = bench.load_yaml(bench.HELDOUT_KINDS4_FILE)
+    assert len(held["rows"]) == 79 and not held.get("bounds")
+    assert not {page(r["source"]).split("/blob/")[0] for r in held["rows"]} & earlier, "held-out sources must be new"
+    assert {r["split"] for r in held["rows"]} == {"holdout"}
+    assert all(r.get("grade") in ("A", "B", "C") for r in held["rows"])
+
+
+def test_round_four_was_evaluated_once_and_its_figures_are_the_recorded_ones(bench, results):
+    """The report quotes round 4's one evaluation (median 6.2 %, max 83.5 % over 79 rows; 6.2 % / 88.2 % before the
+    round). A later formula change that moves these rows must keep the record and say so in the report."""
+    mem, bounds, hours = results
+    held = [r for r in mem if r.set == "new kinds 4"]
+    assert len(held) == 79 and all(r.split == "holdout" for r in held)
+    now, before = bench._summary([r.error for r in held]), bench._summary([r.before_error for r in held])
+    assert bench.ROUND4_HELDOUT_FIRST_EVAL == (0.062, 0.835)
+    assert (round(now[0], 3), round(now[1], 3)) == bench.ROUND4_HELDOUT_FIRST_EVAL
+    assert (round(before[0], 3), round(before[1], 3)) == (0.062, 0.882)
+    report = bench.render(mem, bounds, hours, bench.load_errata())
+    assert "At that one evaluation: median 6.2%, max 83.5% → median met, max NOT met" in report
+    assert "73 of 79 rows are inference or quantised inference" in report
 
 
 def test_the_third_round_holds_out_only_sources_new_to_the_project(bench):
