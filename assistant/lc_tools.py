@@ -143,10 +143,29 @@ class RecommendArgs(WorkloadArgs):
     min_tokens_per_user: float | None = Field(default=None, gt=0, description="serving: tokens/s each user must see")
     weights: WeightFormat | None = Field(default=None, description="serving weights; None: bf16 with FP8/INT4 beside")
     engine: Engine = Engine.vllm
+    vllm_version: str | None = Field(default=None, max_length=40,
+                                     description="serving: the vLLM release or engine as the user wrote it ('0.6.3', 'V0')")
+    traffic: Traffic | None = Field(default=None, description="serving: chat = ShareGPT's typical lengths when none are given")
 
 
 SERVING_KEYS = ("concurrency", "requests_per_day", "request_rate", "peak_factor", "input_len", "output_len", "ttft_ms",
-                "min_tokens_per_user", "weights")
+                "min_tokens_per_user", "weights", "traffic")
+
+
+def vllm_fields(version: str | None) -> dict[str, Any]:
+    """The estimator's vLLM settings for a release or engine generation as the user wrote it ('0.6.3', 'V0')."""
+    if not version:
+        return {}
+    from tools.serving_profiles import vllm_rules
+    from tools.serving_types import VllmEngine
+
+    rules = vllm_rules(version)
+    if rules:
+        return {"vllm_engine": rules[0], "vllm_sampler": rules[1]}
+    generation = re.search(r"(?<![A-Za-z0-9])[vV]([01])(?![A-Za-z0-9_.])", version)
+    if generation:  # the engine generation alone ("V0", "V1 engine"): its default warm-up
+        return {"vllm_engine": VllmEngine(f"v{generation.group(1)}")}
+    raise ToolException(f"vllm_version {version!r}: expected a release such as '0.6.3' or 'V0'/'V1'")
 
 
 class SearchArgs(_Args):
@@ -366,9 +385,10 @@ class ToolBox:
     @staticmethod
     def _serving_load(args: RecommendArgs) -> ServingLoad | None:
         given = {k: getattr(args, k) for k in SERVING_KEYS if getattr(args, k) is not None}
-        if not given or args.mode != "inference":
+        vllm = vllm_fields(args.vllm_version) if args.engine == Engine.vllm else {}
+        if not (given or vllm) or args.mode != "inference":
             return None
-        return ServingLoad(**given, engine=args.engine)
+        return ServingLoad(**given, engine=args.engine, **vllm)
 
     def lookup_catalog(self, args: LookupArgs):
         cat = self.res.catalog
@@ -412,19 +432,7 @@ class ToolBox:
             load = Load(kind=LoadKind.max_throughput)
         else:
             load = None
-        vllm: dict = {}
-        if args.vllm_version:
-            from tools.serving_profiles import vllm_rules
-            from tools.serving_types import VllmEngine
-
-            rules = vllm_rules(args.vllm_version)
-            generation = re.search(r"(?<![A-Za-z0-9])[vV]([01])(?![A-Za-z0-9_.])", args.vllm_version)
-            if rules:
-                vllm = {"vllm_engine": rules[0], "vllm_sampler": rules[1]}
-            elif generation:  # the engine generation alone ("V0", "V1 engine"): its default warm-up
-                vllm = {"vllm_engine": VllmEngine(f"v{generation.group(1)}")}
-            else:
-                raise ToolException(f"vllm_version {args.vllm_version!r}: expected a release such as '0.6.3' or 'V0'/'V1'")
+        vllm = vllm_fields(args.vllm_version)
         req = ServingRequest(weights=args.weights, engine=args.engine, gpus=args.gpus, input_len=args.input_len,
                              output_len=args.output_len, load=load, ttft_ms=args.ttft_ms, min_tokens_per_user=args.min_tokens_per_user,
                              traffic=args.traffic, **vllm)

@@ -138,3 +138,23 @@ def test_the_guidance_answer_plans_its_search_and_the_estimate_only(env):
     estimate = FeasibilityHandler().estimate_plan(ctx, env)
     assert [(c.name, c.key) for c in plan.calls] == [("search_guidance", "guide"), ("estimate_vram", "main")]
     assert plan.calls[1:] == estimate.calls and plan.data["setup"] == estimate.data and plan.defaults == estimate.defaults
+
+
+@pytest.mark.parametrize(
+    "o, en, zh",
+    [
+        # one instance: the count alone
+        ({"gpu_count": 8, "gpu": "H100", "total_gpus": 8}, "8× H100", "8× H100"),
+        # regression: two copies of Vast.ai's 4x-RTX_3060 read as '8× RTX-3060' beside an instance named 4x
+        ({"gpu_count": 4, "gpu": "RTX-3060", "total_gpus": 8, "copies": 2}, "8× RTX-3060 on 2 instances of 4",
+         "8× RTX-3060，2 台 × 每台 4 卡"),
+        # nodes count as machines too
+        ({"gpu_count": 8, "gpu": "H100", "total_gpus": 16, "nodes": 2}, "16× H100 on 2 instances of 8",
+         "16× H100，2 台 × 每台 8 卡"),
+    ],
+)
+def test_the_gpus_cell_names_the_machines_behind_a_count(o, en, zh):
+    from assistant.offline.handlers.recommend import gpus_cell
+    from tools.messages import render
+
+    assert (render(gpus_cell(o), "en"), render(gpus_cell(o), "zh")) == (en, zh)

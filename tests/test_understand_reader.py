@@ -78,8 +78,16 @@ SLOT_CASES = [
     ("预算5000块，租4090", {"budget": {"amount": 5000.0, "currency": "CNY"}}),
     # a period between the budget word and the amount; an amount with a period glued to it
     ("预算每月4w以内", {"budget": {"amount": 40000.0, "currency": "CNY", "per": "month"}}),
-    ("lora就行，预算一个月3000", {"budget": {"amount": 3000.0, "per": "month"}}),
-    ("一万五一个月能租到几张4090", {"budget": {"amount": 15000.0, "per": "month"}, "gpus": ["RTX-4090"]}),
+    # an amount in a Chinese sentence with no currency written is RMB (corpus README clarification)
+    ("lora就行，预算一个月3000", {"budget": {"amount": 3000.0, "currency": "CNY", "per": "month"}}),
+    ("一万五一个月能租到几张4090", {"budget": {"amount": 15000.0, "currency": "CNY", "per": "month"}, "gpus": ["RTX-4090"]}),
+    # ranges take the upper bound; cents and "grand" scale; the whole job named anywhere in the clause
+    ("budget 1-2w a month for lora on qwen2.5 14b", {"budget": {"amount": 20000.0, "currency": "CNY", "per": "month"}}),
+    ("under 50 cents an hour if possible", {"budget": {"amount": 0.5, "currency": "USD", "per": "hour"}}),
+    ("two grand a month in dollars", {"budget": {"amount": 2000.0, "currency": "USD", "per": "month"}}),
+    ("the whole job has to come in under $500", {"budget": {"amount": 500.0, "currency": "USD", "per": "job"}}),
+    ("| 预算 | 每月1.5万 |", {"budget": {"amount": 15000.0, "currency": "CNY", "per": "month"}}),
+    ("十万预算部署一台一体机", {"budget": {"amount": 100000.0, "currency": "CNY"}}),
     # a size followed by its precision is still the size, and its tail is no model name
     ("72B-4bit的模型部署至少要多少G的卡？", {"params": 72e9, "precision": "int4", "model_name": None}),
     # lexicon words touching Chinese characters ("\b" alone would treat 跑 as part of the word)
@@ -124,6 +132,16 @@ SLOT_CASES = [
     # retractions are constraints, never attacks
     ("forget the budget", {"retract": ["budget"]}),
     ("忽略预算，只看性价比", {"retract": ["budget"]}),
+    # a dismissive phrase beside a slot's topic, in one clause; lowering a value is no withdrawal
+    ("ok drop the deadline, we got an extension", {"retract": ["deadline"]}),
+    ("latency doesn't matter that much actually", {"retract": ["ttft_ms"]}),
+    ("never mind spot, the preemptions would kill me", {"retract": ["billing"]}),
+    ("卡型不限，能用就行", {"retract": ["gpus"]}),
+    ("截止日期不用管了，就问要训多久", {"retract": ["deadline"]}),
+    ("forget the 4 card limit, use as many as it takes", {"retract": ["gpu_count"]}),
+    ("forget my card, what's the cheapest to rent", {"retract": ["gpus", "gpu_count", "available_gib"]}),
+    ("I want to drop the latency below 200ms", {"retract": None}),
+    ("how do I drop the cost of my training run?", {"retract": None}),
     # catalog words
     ("which GPUs support FP8", {"features": ["fp8"]}),
     ("p4d.24xlarge on aws for 100 hours", {"instance": "aws/p4d.24xlarge", "hours": 100.0}),

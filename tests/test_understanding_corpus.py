@@ -29,15 +29,22 @@ def catalog():
     return load_catalog(Settings.load())
 
 
+HELDOUT_FILES = [DATA / "heldout.yaml", DATA / "heldout2.yaml"]
+
+
 def _all_conversations():
-    return load_corpus(sorted((DATA / "dev").glob("*.yaml"))) + load_corpus([DATA / "heldout.yaml"])
+    return load_corpus(sorted((DATA / "dev").glob("*.yaml"))) + load_corpus(HELDOUT_FILES)
 
 
-def test_heldout_is_frozen_as_recorded():
-    recorded = re.search(r"sha256 at that commit:\s*`([0-9a-f]{64})`", (DATA / "README.md").read_text(encoding="utf-8"))
-    assert recorded, "the README must record the held-out file's sha256"
-    actual = hashlib.sha256((DATA / "heldout.yaml").read_bytes()).hexdigest()
-    assert actual == recorded.group(1), "heldout.yaml changed after it was frozen: corrections go to errata.yaml"
+@pytest.mark.parametrize("name, pattern", [
+    ("heldout.yaml", r"sha256 at that commit:\s*`([0-9a-f]{64})`"),
+    ("heldout2.yaml", r"`heldout2\.yaml`, the second held-out split.*?sha256: `([0-9a-f]{64})`"),
+])
+def test_heldout_is_frozen_as_recorded(name, pattern):
+    recorded = re.search(pattern, (DATA / "README.md").read_text(encoding="utf-8"), re.S)
+    assert recorded, f"the README must record {name}'s sha256"
+    actual = hashlib.sha256((DATA / name).read_bytes()).hexdigest()
+    assert actual == recorded.group(1), f"{name} changed after it was frozen: corrections go to errata.yaml"
 
 
 def test_corpus_size_and_mix():
@@ -50,6 +57,7 @@ def test_corpus_size_and_mix():
     real = sum(c.source.startswith("http") for c in dev + held)
     assert real >= 0.5 * len(dev + held)
     assert sum(len(c.turns) for c in held) >= 200
+    assert sum(len(c.turns) for c in load_corpus([DATA / "heldout2.yaml"])) >= 200
 
 
 def test_labels_name_catalog_entries(catalog):
@@ -84,9 +92,10 @@ def test_expected_states_follow_the_readme_rule():
 
 
 def test_heldout_never_in_the_bank():
-    held = {t.text[:400] for c in load_corpus([DATA / "heldout.yaml"]) for t in c.turns}
+    held = {t.text[:400] for c in load_corpus(HELDOUT_FILES) for t in c.turns}
+    assert len(held) > 400  # both splits were read
     bank = [json.loads(line) for line in BANK_JSONL.read_text(encoding="utf-8").splitlines() if line.strip()]
-    assert not any(row["id"].startswith("ho-") for row in bank)
+    assert not any(row["id"].startswith(("ho-", "ho2-")) for row in bank)
     # short stock phrases ("thanks!", "在吗") occur in both by nature; a copied question is longer
     leaked = [row["text"][:60] for row in bank if len(row["text"]) >= 20 and any(row["text"][:200] in h for h in held)]
     assert not leaked, leaked
@@ -105,7 +114,7 @@ def test_errata_entries_name_heldout_turns():
     path = DATA / "errata.yaml"
     if not path.exists():
         return
-    ids = {f"{c.id}#{n}" for c in load_corpus([DATA / "heldout.yaml"]) for n in range(len(c.turns))}
-    ids |= {c.id for c in load_corpus([DATA / "heldout.yaml"])}
+    ids = {f"{c.id}#{n}" for c in load_corpus(HELDOUT_FILES) for n in range(len(c.turns))}
+    ids |= {c.id for c in load_corpus(HELDOUT_FILES)}
     for fix in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
         assert fix["id"] in ids and fix.get("reason"), fix

@@ -85,7 +85,9 @@ class ServingPlanner:
         return ServingRequest(
             weights=weights, engine=s.engine, gpus=gpus, nodes=nodes, gpus_per_node=per_node,
             input_len=s.input_len, output_len=s.output_len, load=_share(self.load, copies), ttft_ms=s.ttft_ms,
-            min_tokens_per_user=s.min_tokens_per_user,
+            min_tokens_per_user=s.min_tokens_per_user, traffic=s.traffic,
+            **({"vllm_engine": s.vllm_engine} if s.vllm_engine else {}),
+            **({"vllm_sampler": s.vllm_sampler} if s.vllm_sampler else {}),
         )
 
     def estimate(self, gpu: GPU, per_node: int, nodes: int, weights: WeightFormat, copies: int) -> ServingEstimate | Note | None:

@@ -57,6 +57,7 @@ class Understanding:
     def advance(self, reading: Reading, state: ConversationState, *, exclude: str | None = None) -> TurnReading:
         decision = self.decider.decide(reading, state, exclude=exclude)
         update = same_family_size(clean_update(reading, decision.frame), state, self.reader.matcher.catalog)
+        update = hardware_in_force(update, state)
         update = update.model_copy(update={"starts_fresh": starts_fresh(reading, update, state, decision.frame)})
         new_state = state.advance(update, decision.frame, pasted_slots=reading.pasted_slots)
         if reading.display_currency:
@@ -81,6 +82,19 @@ def clean_update(reading: Reading, frame: Frame) -> SlotUpdate:
     if frame in (Frame.spec, Frame.comparison, Frame.catalog_filter) and u.available_gib and u.gpus:
         drop["available_gib"] = None  # "is the 5090 32GB or 24GB?" asks about the card's memory
     return u.model_copy(update=drop) if drop else u
+
+
+def hardware_in_force(update: SlotUpdate, state: ConversationState) -> SlotUpdate:
+    """"forget my card" withdraws whichever hardware the user had stated (the reader cannot know which): a GPU, its
+    count, or the memory they have; with none in force it withdraws the GPU."""
+    from assistant.understand.reader import HARDWARE_SLOTS
+
+    if not all(name in update.retract for name in HARDWARE_SLOTS):
+        return update
+    keep = [n for n in update.retract if n not in HARDWARE_SLOTS or state.has(n)]
+    if not any(n in keep for n in HARDWARE_SLOTS):
+        keep.append("gpus")
+    return update.model_copy(update={"retract": keep})
 
 
 def same_family_size(update: SlotUpdate, state: ConversationState, catalog) -> SlotUpdate:

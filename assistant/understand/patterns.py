@@ -167,7 +167,8 @@ CNY_PRE = r"(?:¥|￥|rmb\s?|cny\s?|人民币\s?)"
 USD_PRE = r"(?:us\$|\$|usd\s?)"
 # "块" after a count is a classifier when a card follows ("4块A100", "一块24G的4090", "8块a800"), not money
 CNY_POST = r"(?:元|块钱|块(?!\s*(?:\ue000g|\d+\s*g|显卡|卡|gpu|板))|rmb\b|cny\b|yuan\b|人民币|软妹币|大洋)"
-USD_POST = r"(?:usd\b|dollars?\b|bucks\b|美元|美金|刀(?!片))"
+USD_POST = r"(?:usd\b|dollars?\b|bucks\b|美元|美金|刀(?!片)|cents?\b|grand\b)"
+_POST_SCALE = {"cent": 0.01, "cents": 0.01, "grand": 1000.0}  # "50 cents an hour" = $0.50, "two grand" = $2,000
 _MONEY = re.compile(
     rf"(?P<pre>{CNY_PRE}|{USD_PRE})\s*{N}{MULT}\s*(?P<post>{CNY_POST}|{USD_POST})?"
     rf"|(?<![A-Za-z0-9_.]){N}{MULT}\s*(?P<post2>{CNY_POST}|{USD_POST})",
@@ -178,7 +179,7 @@ _BUDGET_WORD = re.compile(
     re.I,
 )
 _BARE_BUDGET = re.compile(
-    rf"(?:预算|budget(?: is| of)?|花费|经费|控制在|不超过|最多|顶多|under|below|less than|at most|up to|spend|afford)\s*"
+    rf"(?:预算|budget(?: is| of)?|花费|经费|控制在|不超过|最多|顶多|under|below|less than|at most|up to|spend|afford)\s*(?:\|\s*)?"
     # a period may sit between the word and the amount: "预算每月4w以内", "预算一个月3000", "budget per month 2000"
     rf"(?:(?:每个?月|一个月|1个月|每月|月|每小时|一小时|每天|per month|a month|monthly|per hour|an hour)\s*)?"
     rf"(?:是|为|大概|约|在|:|：)?\s*{N}{MULT}"
@@ -191,7 +192,7 @@ _WAN_PERIOD = re.compile(rf"(?<![A-Za-z0-9_.]){N}\s?(w|W|万)(?![A-Za-z])")
 PERIOD_WORDS = [
     ("hour", r"/\s*(?:h|hr|hour|小时|时)\b|/\s*(?:小时|时)|per hour|an hour|a hour|hourly|每小时|一小时|1小时|每个小时|每卡时|/卡时|一个小时|1个小时|每时"),
     ("day", r"/\s*(?:day|天|日)|per day|a day|daily|每天|一天|1天|每日|一日"),
-    ("month", r"/\s*(?:mo|month|月)|per month|a month|monthly|/mth|每月|一个月|1个月|每个月|月租|包月|月预算|月均|p\.?m\.?\b"),
+    ("month", r"/\s*(?:mo|month|月)|per month|a month|monthly|/mth|每月|一个月|1个月|每个月|月租|包月|月预算|月均|月花费|月开销|月支出|月费用|p\.?m\.?\b"),
     ("year", r"/\s*(?:yr|year|年)|per year|a year|yearly|annually|每年|一年|1年|年预算"),
     ("job", r"whole job|entire job|the job|整个任务|整个项目|全部|总共|一共|in total|total|overall|总预算|for the (?:whole|entire) (?:run|training|project)|整个训练|训练总|总费用|all in"),
 ]
@@ -249,7 +250,38 @@ _BUDGET_KUAI = re.compile(rf"(?:预算|budget|花费|经费)\s*(?:是|为|大概
 _AMOUNT_PERIOD = re.compile(rf"(?<![A-Za-z0-9_.]){N}(?=\s?{_GLUED_PERIOD})", re.I)
 
 
+# a range of money ("1-2w a month", "$1~2/h", "3到5千"): the upper bound is what may be spent
+_RANGE = re.compile(rf"(?<![A-Za-z0-9_.])({NUMBER})\s*(?:-|~|～|–|到|至|to)\s*(?=(?:{CNY_PRE}|{USD_PRE})?\s*(?:{NUMBER})\s?(?:w|W|万|k|K|千)?(?![A-Za-z0-9]))", re.I)
+# an amount before the budget word ("十万预算", "a $5k budget")
+_AMOUNT_THEN_BUDGET = re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:的)?\s*(?:预算|budget\b)", re.I)
+# the whole job named anywhere in the amount's clause ("the whole job has to come in under $500")
+_JOB_WORDS = re.compile(r"whole job|entire job|整个任务|整个项目|整个训练|总预算|in total|all in|for the (?:whole|entire) (?:run|training|project|job)", re.I)
+_CLAUSE_END = re.compile(r"[.;!?。；！？\n,，:：]")
+
+
+def _job_in_clause(t: str, start: int, end: int) -> bool:
+    left = max((m.end() for m in _CLAUSE_END.finditer(t, 0, start)), default=0)
+    right = next((m.start() for m in _CLAUSE_END.finditer(t, end)), len(t))
+    return bool(_JOB_WORDS.search(t[left:start]) or _JOB_WORDS.search(t[end:right]))
+
+
+def _cjk(t: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in t)
+
+
 def money_amounts(t: str) -> list[MoneyReading]:
+    # a range's lower bound and its dash become spaces (offsets kept): only the upper bound is read
+    t = _RANGE.sub(lambda m: " " * len(m.group(0)), t)
+    out = _money_amounts(t)
+    for r in out:
+        if r.per is None and _job_in_clause(t, r.start, r.end):
+            r.per = "job"
+        if r.currency is None and r.budget_cue and _cjk(t):
+            r.currency = "CNY"  # an amount in a Chinese sentence with no currency written is RMB
+    return out
+
+
+def _money_amounts(t: str) -> list[MoneyReading]:
     out: list[MoneyReading] = []
     taken: list[tuple[int, int]] = []
     for m in _MONEY.finditer(t):
@@ -258,6 +290,8 @@ def money_amounts(t: str) -> list[MoneyReading]:
         v = _num(raw, mult)
         if v is None or v <= 0:
             continue
+        post = (m.group("post") or m.group("post2") or "").lower()
+        v *= _POST_SCALE.get(post, 1.0)
         cur = _currency(m.group("pre"), m.group("post") or m.group("post2"), mult)
         before = t[max(0, m.start() - 20) : m.start()]
         out.append(MoneyReading(v, cur, _period_near(t, m.start(), m.end()), bool(_BUDGET_WORD.search(before)), m.start(), m.end()))
@@ -290,6 +324,14 @@ def money_amounts(t: str) -> list[MoneyReading]:
         if v and v >= 100 and per in ("month", "hour", "day", "year"):
             out.append(MoneyReading(v, None, per, True, s, e))
             taken.append((s, e))
+    for m in _AMOUNT_THEN_BUDGET.finditer(t):
+        s, e = m.start(1), m.end(1)
+        if any(a <= s < b for a, b in taken):
+            continue
+        v = _num(m.group(1), m.group(2))
+        if v and v >= 100:
+            out.append(MoneyReading(v, _currency(None, None, m.group(2)), _period_near(t, s, m.end()), True, s, m.end()))
+            taken.append((s, m.end()))
     for m in _BARE_BUDGET.finditer(t):
         s, e = m.start(1), m.end()
         if any(a <= s < b for a, b in taken):

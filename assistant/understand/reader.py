@@ -23,6 +23,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from assistant.understand import patterns as P
+from assistant.understand import serving_setup
 from assistant.understand.language import language_of
 from assistant.understand.names import LEXICON_PATH, NameHit, NameMatcher, compact
 from assistant.understand.numbers import normalise
@@ -90,7 +91,29 @@ def lexicon() -> dict[str, Any]:
     compiled["family_words_needing_context"] = [str(f).lower() for f in data.get("family_words_needing_context") or []]
     compiled["not_model_names"] = {str(f).lower() for f in data.get("not_model_names") or []}
     compiled["domain_words"] = [_compile(p) for p in data.get("domain_words") or []]
+    compiled["retract_pairs"] = _retract_pairs(data)
     return compiled
+
+
+_CLAUSE_GAP = r"[^,.;:!?，。；：！？\n]"  # a gap that stays inside one clause
+
+
+def _retract_pairs(data: dict[str, Any]) -> list[tuple[str, re.Pattern]]:
+    """(slot or 'hardware', pattern) for a dismissive phrase next to a slot's topic in one clause."""
+    before = "|".join(data.get("retract_dismiss_before") or [])
+    after = "|".join(data.get("retract_dismiss_after") or [])
+    pairs = []
+    for slot, topics in (data.get("retract_topics") or {}).items():
+        topic = "|".join(topics)
+        pattern = (rf"(?:{before})\s*(?:the |my |that |this |our |any |about )?(?:\w+ ){{0,2}}?(?:{topic})"
+                   rf"|(?:{before}){_CLAUSE_GAP}{{0,3}}(?:{topic})"
+                   rf"|(?:{topic}){_CLAUSE_GAP}{{0,14}}?(?:{after})")
+        pairs.append((slot, _compile(pattern)))
+    return pairs
+
+
+HARDWARE_SLOTS = ("gpus", "gpu_count", "available_gib")
+_LOWERED = re.compile(r"\s*(?:to|below|under|by|down|from|a bit|further|\d)", re.I)  # "forget my card": whichever of these is in force
 
 
 def _first(table: list[tuple[str, list[re.Pattern]]], text: str) -> str | None:
@@ -346,9 +369,16 @@ class Reader:
             out[k] = getattr(load, k)
         if out.get("seq_len") and out.get("input_len") == out["seq_len"]:
             out["input_len"] = None  # "4k context" read twice
+        setup = serving_setup.read(t)
+        out["engine"], out["vllm_version"], out["traffic"] = setup.engine, setup.vllm_version, setup.traffic
         budget = self._budget(t, low)
         out["budget"] = budget
         retract = _all(lex["retract"], low)
+        for slot, pattern in lex["retract_pairs"]:
+            m = pattern.search(low)
+            if m and not _LOWERED.match(low, m.end()):  # "drop the latency below 200ms" lowers it, keeps it
+                retract += list(HARDWARE_SLOTS) if slot == "hardware" else [slot]
+        retract = list(dict.fromkeys(retract))
         if retract:
             out["retract"] = retract
             for slot in retract:

@@ -136,6 +136,12 @@ class SlotUpdate(BaseModel):
     output_len: int | None = Field(default=None, gt=0)
     ttft_ms: float | None = Field(default=None, gt=0, description="time-to-first-token target")
     tokens_per_s_per_user: float | None = Field(default=None, gt=0, description="minimum decode speed per user")
+    # -- how it is served (not in the corpus schema frozen with the held-out splits: unit-tested, not scored there)
+    engine: Literal["vllm", "sglang", "trtllm", "llamacpp", "transformers"] | None = Field(
+        default=None, description="serving engine named ('on sglang', 'ollama')")
+    vllm_version: str | None = Field(default=None, max_length=40, description="vLLM release or engine generation "
+                                                                            "as written ('0.6.3', 'V0')")
+    traffic: Literal["chat"] | None = Field(default=None, description="the traffic is chat (ShareGPT-like lengths)")
     # -- conversation
     retract: list[str] = Field(default_factory=list, description="slot names withdrawn ('forget the budget' -> [budget])")
     starts_fresh: bool = Field(default=False, description="a new self-contained question: earlier slots are dropped")

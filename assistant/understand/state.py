@@ -40,12 +40,16 @@ class Preferences(BaseModel):
     lang: Literal["en", "zh"] | None = None
 
 
+_LOADS = ("concurrency", "users", "requests_per_day", "request_rate")
 _REPLACES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("model", ("params", "model_name")),
     ("params", ("model",)),
     ("model_name", ("model",)),
     ("gpus", ("available_gib",)),
     ("available_gib", ("gpus", "gpu_count")),
+    ("engine", ("vllm_version",)),  # "what about sglang?" after "vllm 0.6.3": the release was vLLM's
+    # one serving load at a time: "and for 80 users?" after "40 concurrent users" is the load now
+    *((load, tuple(o for o in _LOADS if o != load)) for load in _LOADS),
 )
 
 
@@ -101,7 +105,8 @@ class ConversationState(BaseModel):
                 continue
             slots[name] = SlotValue(value=value, source="pasted" if name in pasted_slots else "user", turn=turn)
         for name in update.retract:
-            slots.pop(name, None)
+            if getattr(update, name) is None:  # a value stated in the same turn is the new one ("forget my card, use 2 A100s")
+                slots.pop(name, None)
         # One workload and one piece of hardware at a time: what is named now replaces its alternatives
         # ("a 1.3B model" after Llama-3-70B; "on an A100" after "a 24GB card").
         for stated, replaced in _REPLACES:

@@ -344,6 +344,14 @@ MESSAGES: dict = {
     "table.why": ("Why", "理由"),
     "table.unknown_price": ("unknown — check the console", "未知，请查控制台"),
     "table.need_usable": ("{need:gib} / {usable:gib}", "{need:gib} / {usable:gib}"),
+    # The GPUs an option pays for; an option of several machines (nodes or load-balanced copies) says how many of
+    # the instance, or '4x-RTX_3060' read beside '8× RTX-3060' looks like a wrong count.
+    "table.gpus_cell": (
+        lambda p, f: f"{f.g(p.get('total'))}× {p.get('gpu')}" + (
+            f" on {f.g(p.get('machines'))} instances of {f.g(p.get('per_machine'))}" if (p.get("machines") or 1) > 1 else ""),
+        lambda p, f: f"{f.g(p.get('total'))}× {p.get('gpu')}" + (
+            f"，{f.g(p.get('machines'))} 台 × 每台 {f.g(p.get('per_machine'))} 卡" if (p.get("machines") or 1) > 1 else ""),
+    ),
     # ------------------------------------------------------------ training time
     "time.lead": (
         lambda p, f: f"Training **{p.get('model')}** ({_mode(p, f)}) on {f.g(p.get('gpus'))}× {p.get('gpu')} takes about **{f.hours(p.get('hours'))}** "

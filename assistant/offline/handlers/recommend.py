@@ -54,6 +54,7 @@ class TableCode(NoteCode):
     why = "table.why"
     unknown_price = "table.unknown_price"
     need_usable = "table.need_usable"
+    gpus_cell = "table.gpus_cell"
 
 
 def recommend_plan(ctx: TurnContext, plan: Plan, *, serving: bool = False) -> dict[str, Any]:
@@ -167,9 +168,15 @@ def option_row(o: dict[str, Any], period: str, lang: str, env: Env, skip: list[N
         why_text = ("；" if lang == "zh" else "; ").join(render(n, lang) for n in why) or "—"
     name = _provider_names(env, o["provider"])
     provider = (name["provider_zh"] or name["provider_name"]) if lang == "zh" else name["provider_name"]
-    gpus = f"{(o.get('total_gpus') or o['gpu_count']):g}× {o['gpu']}"
-    return [provider, f"`{o['instance']}`", gpus, Note.of(TableCode.need_usable, need=o["per_gpu_gib"], usable=o["gpu_usable_gib"]),
+    return [provider, f"`{o['instance']}`", gpus_cell(o), Note.of(TableCode.need_usable, need=o["per_gpu_gib"], usable=o["gpu_usable_gib"]),
             cost_cell, f"{grade}{'，' if lang == 'zh' else ', '}{age}", why_text]
+
+
+def gpus_cell(o: dict[str, Any]) -> Note:
+    """The GPUs an option pays for, and the machines behind them when there are several (nodes × copies)."""
+    machines = (o.get("nodes") or 1) * (o.get("copies") or 1)
+    return Note.of(TableCode.gpus_cell, total=o.get("total_gpus") or o["gpu_count"] * machines, gpu=o["gpu"],
+                   machines=machines, per_machine=o["gpu_count"])
 
 
 def _money_cell(amount: float, currency: str, lang: str) -> str:
@@ -225,7 +232,7 @@ def compose_recommendation(ctx: TurnContext, plan: Plan, results: Results, cited
             note = next((Note.model_validate(x) for x in q.get("reasons", []) if isinstance(x, dict)
                          and x.get("code") == "serve_rec.variant"), None)
             if note is not None:
-                variants.append(_offer_line(q['provider'], q['instance'], f"{(q.get('total_gpus') or q['gpu_count']):g}× {q['gpu']}",
+                variants.append(_offer_line(q['provider'], q['instance'], render(gpus_cell(q), ctx.lang),
                                             render(note, ctx.lang), env, ctx.lang))
         if variants:
             out.add(Bullets(Note.of(RecCode.quantised), variants))

@@ -34,62 +34,28 @@ class ServeCode(NoteCode):
     nearest = "serve.nearest"
 
 
-# Latin-only word edges: "\b" fails where Chinese touches the name ("H100上sglang跑")
-_L, _R = r"(?<![A-Za-z0-9])", r"(?![A-Za-z0-9])"
-ENGINES = [  # engine names in the user's words (the serving estimator has a profile for each)
-    ("llamacpp", rf"llama\.?cpp|{_L}ollama{_R}|{_L}gguf{_R}|lm ?studio|koboldcpp"),
-    ("sglang", rf"{_L}sglang{_R}"),
-    ("trtllm", rf"tensorrt[- ]?llm|{_L}trt[- ]?llm{_R}|{_L}trtllm{_R}|triton"),
-    ("transformers", rf"{_L}transformers{_R}|{_L}hf generate{_R}|{_L}tgi{_R}"),
-    ("vllm", rf"{_L}vllm{_R}"),
-]
-# chat traffic with no lengths given: the estimator takes ShareGPT's mean lengths (sourced in tools/serving_profiles.py)
-CHAT_TRAFFIC = r"chat traffic|chatbot|conversational|对话类|对话流量|聊天|客服"
 MAX_THROUGHPUT = (r"max(?:imum)? throughput|peak throughput|flat[- ]out|at full (?:load|tilt)|fully (?:loaded|saturated)|saturat|"
                   r"最大吞吐|峰值吞吐|吞吐上限|极限吞吐|满载|满负荷|跑满|打满")
 
 
-# a stated vLLM release or engine generation ("vllm 0.6.3", "vLLM v0.11", "V0 engine"): its KV-pool profile run differs
-VLLM_VERSION = (r"(?<![A-Za-z0-9])vllm[\s\-_=:(]*(?:版本|version|ver\.?)?[\s:=]*(v?0\.\d+(?:\.\d+)?)"
-                r"|(?<![A-Za-z0-9])(V[01])(?![A-Za-z0-9_.])\s*(?:engine|引擎)|VLLM_USE_V1\s*=\s*([01])")
-
-
-def _vllm_version(question: str) -> str | None:
-    m = re.search(VLLM_VERSION, question, re.I)
-    if not m:
-        return None
-    if m.group(3) is not None:
-        return "V1" if m.group(3) == "1" else "V0"
-    return m.group(1) or m.group(2).upper()
-
-
-def _engine(question: str) -> str | None:
-    for engine, pattern in ENGINES:
-        if re.search(pattern, question, re.I):
-            return engine
-    return None
-
-
 def serving_args(ctx: TurnContext, plan: Plan) -> dict[str, Any]:
-    """The estimator's arguments: the model, the load, and what only the estimator takes (the vLLM generation,
-    the traffic kind that stands in for unstated lengths); the recommender gets the load alone."""
-    args = {**model_args(ctx, plan.defaults), **load_args(ctx, plan)}
-    if (re.search(CHAT_TRAFFIC, ctx.question, re.I)
-            and not (ctx.has("input_len") or ctx.has("output_len") or ctx.has("seq_len"))):
-        args["traffic"] = "chat"
-    version = _vllm_version(ctx.question)
-    if version and args.get("engine") in (None, "vllm"):
-        args["vllm_version"] = version
-    return args
+    """The estimator's arguments: the model and the load as stated (`load_args`)."""
+    return {**model_args(ctx, plan.defaults), **load_args(ctx, plan)}
 
 
 def load_args(ctx: TurnContext, plan: Plan) -> dict[str, Any]:
-    """The serving load as stated (users, requests, lengths, latency targets), engine and weights."""
+    """The serving load as stated (users, requests, lengths, latency targets), engine, vLLM release, traffic kind
+    and weights: the estimator and the serving-aware recommender take the same."""
     d = plan.defaults
     args: dict[str, Any] = {}
-    engine = _engine(ctx.question)
+    # engine, vLLM release and traffic kind are slots: a follow-up ("and for 80 users?") keeps them
+    engine = ctx.get("engine")
     if engine:
         args["engine"] = engine
+    if ctx.get("vllm_version") and engine in (None, "vllm"):
+        args["vllm_version"] = ctx.get("vllm_version")
+    if ctx.get("traffic") and not (ctx.has("input_len") or ctx.has("output_len") or ctx.has("seq_len")):
+        args["traffic"] = ctx.get("traffic")  # stand-in lengths only where none are stated
     if re.search(MAX_THROUGHPUT, ctx.question, re.I) and not (ctx.has("concurrency") or ctx.has("users")
                                                                  or ctx.has("requests_per_day") or ctx.has("request_rate")):
         args["max_throughput"] = True
