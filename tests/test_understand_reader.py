@@ -129,6 +129,22 @@ SLOT_CASES = [
     ("80G的A100 PCIe", {"gpus": ["A100-80GB-PCIe"]}),
     ("4张A100，每张40G", {"gpus": ["A100-40GB"], "gpu_count": 4, "available_gib": None}),
     ("8 A100s each with 40GB", {"gpus": ["A100-40GB"], "gpu_count": 8}),
+    # a count in someone else's run gives way to the user's own, in the same turn
+    ("caduceus pretraining was ~7-8 hours on 8 A100s. how long would it be on a single A6000?", {"gpu_count": 1}),
+    ("论文里训练用了7张3090 24G，我只有一张4090够用吗", {"gpu_count": 1}),
+    ("unitok took ~50h on 256 A100s. i've got 32 A100s, doable by dec 18?", {"gpu_count": 32}),
+    ("the paper trained it on 8 A100s in a day", {"gpu_count": 8}),  # no count of the user's own: the quoted one
+    # LoRA over a 4-bit base is QLoRA; two modes set against each other state none
+    ("不够的话上lora+4bit量化能行吗", {"mode": "qlora"}),
+    ("what if i load it in 4 bit and do lora on top", {"mode": "qlora"}),
+    ("lora vs qlora on a 7b: is the quality loss noticeable?", {"mode": None}),
+    ("why does lora use so much less memory than full finetuning?", {"mode": None}),
+    # an unknown model's whole name where the text writes more of it than a family or a prefix
+    ("can the free T4 notebook fine-tune gemma 3 27b?", {"model_name": "gemma 3 27b", "params": 27e9}),
+    ("got llama 4 scout serving on 4x H100", {"model_name": "llama 4 scout"}),
+    ("部署GLM-4.6V-Flash，一张A10G够用吗", {"model_name": "GLM-4.6V-Flash"}),
+    ("llama-3.3-nemotron-super-49b只给一张H100真的够吗", {"model_name": "llama-3.3-nemotron-super-49b", "params": 49e9}),
+    ("train Stable Diffusion on a 4090", {"model_name": "Stable Diffusion"}),  # a family stays a family
     # retractions are constraints, never attacks
     ("forget the budget", {"retract": ["budget"]}),
     ("忽略预算，只看性价比", {"retract": ["budget"]}),

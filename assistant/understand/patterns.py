@@ -68,6 +68,17 @@ class CountReading:
 _ONE = re.compile(rf"(?<![A-Za-z])(?:one|a single|single|just one|only one)\s+(?:{GPU_PH}|of (?:those|these|the|them|my|our)\s+(?:cards|gpus)\b)", re.I)
 
 
+# someone else's run, reported: the clause up to the count says who ran it or that it was done
+_REPORTED = re.compile(r"(?:\bpaper\b|\bupstream\b|official|\breadme\b|\bdocs?\b|\bthey\b|\bthem\b|\bmeta says\b|\bsays\b|\bsaid\b|"
+                       r"\breported\b|\btook\b|\bwas\b|\bwere\b|论文|官方|文档|号称|别人|据说|评论|他们)", re.I)
+_CLAUSE_BREAK = re.compile(r"[.;!?。；！？\n,，]")  # "论文里用了7张3090，我只有一张4090": per clause
+
+
+def _reported(t: str, start: int) -> bool:
+    left = max((m.end() for m in _CLAUSE_BREAK.finditer(t, 0, start)), default=0)
+    return bool(_REPORTED.search(t[left:start]))
+
+
 def gpu_count(t: str) -> CountReading:
     """How many GPUs: '4 张 4090', '8xA100', 'A100 x 8', 'A100 8卡', '8卡', '8 GPUs'; clusters multiply out."""
     for pattern in _NODES_GPUS:
@@ -76,20 +87,15 @@ def gpu_count(t: str) -> CountReading:
             nodes, per = _num(m.group(1)), _num(m.group(2))
             if nodes and per and nodes * per < _COUNT_ERROR_LIMIT and float(nodes).is_integer() and float(per).is_integer():
                 return CountReading(int(nodes * per))
-    found: list[tuple[int, str]] = []
-    for m in _COUNT_BEFORE.finditer(t):
-        found.append((m.start(), m.group(1)))
-    for m in _COUNT_AFTER.finditer(t):
-        found.append((m.start(), m.group(2) or m.group(4)))
-    if not found:
-        for m in _COUNT_BARE.finditer(t):
-            found.append((m.start(), next(g for g in m.groups() if g is not None)))
-    if not found:
-        for m in _ONE.finditer(t):  # "on one L4", "can one of those cards hold it": one
-            found.append((m.start(), "1"))
-    if not found:
-        for m in _TP_FLAG.finditer(t):
-            found.append((m.start(), m.group(1)))
+    tiers: list[list[tuple[int, str]]] = [
+        [(m.start(), m.group(1)) for m in _COUNT_BEFORE.finditer(t)] + [(m.start(), m.group(2) or m.group(4)) for m in _COUNT_AFTER.finditer(t)],
+        [(m.start(), next(g for g in m.groups() if g is not None)) for m in _COUNT_BARE.finditer(t)],
+        [(m.start(), "1") for m in _ONE.finditer(t)],  # "on one L4", "can one of those cards hold it": one
+        [(m.start(), m.group(1)) for m in _TP_FLAG.finditer(t)],
+    ]
+    # a count in someone else's run ("the paper trained on 8 A100s") gives way to the user's own, in any tier
+    own = [[c for c in tier if not _reported(t, c[0])] for tier in tiers]
+    found = next((tier for tier in own if tier), None) or next((tier for tier in tiers if tier), [])
     for start, raw in sorted(found):
         if re.search(r"(?:预算|budget|花费|经费|[$¥￥])\s*$", t[max(0, start - 8) : start], re.I):
             continue  # "预算5000块 A100": money, not 5,000 cards

@@ -304,13 +304,18 @@ class Reader:
                     name = family  # "whisper medium": a member named by its version, unknown to the catalog
                     family = None
                 if family and (name is None or size is None and (name.lower() in family.lower() or family.lower() in name.lower())):
-                    out["model_name"] = family  # a family, not an unknown model: the catalog knows its members
-                    out["_family"] = True
-                elif name:
+                    longer, longer_size = _extend_name(t, family)
+                    if longer != family:
+                        name, size = longer, size or longer_size  # "gemma 3 27b", "llama 4 scout": a member, unknown
+                    else:
+                        out["model_name"] = family  # a family, not an unknown model: the catalog knows its members
+                        out["_family"] = True
+                if "model_name" not in out and name:
+                    name, tail_size = _extend_name(t, name)
                     out["model_name"] = name
                     out["_unknown_model"] = name
-                    if size:
-                        out["params"] = size
+                    if size or tail_size:
+                        out["params"] = size or tail_size
         if "model" not in out and "params" not in out:
             out["params"] = P.params(t)
         if out.pop("_family", False) and out.get("params"):
@@ -472,6 +477,11 @@ class Reader:
             target = _fuzzy_word(word)
             if target in ("finetune", "pretrain", "inference"):
                 hit[target] = True
+        if hit.get("lora") and not hit.get("qlora") and _FOUR_BIT_BASE.search(low):
+            hit["qlora"], hit["lora"] = True, False  # LoRA over a 4-bit base is QLoRA ("lora+4bit量化", "bnb-4bit版本")
+        named = [m for m in ("qlora", "lora", "full") if hit.get(m)]
+        if len(named) >= 2 and _MODES_COMPARED.search(low):
+            return None  # "lora vs qlora", "why does lora use less than full finetuning": two modes, none stated
         for m in ("qlora", "lora", "pretrain", "full"):
             if hit.get(m):
                 if m == "lora" and hit.get("inference") and not hit.get("finetune"):
@@ -580,6 +590,42 @@ class Reader:
             problems.append(Note.of("input.negative", value=m.group(0).strip()))
         elif _ZERO.search(t):
             problems.append(Note.of("input.zero", value=_ZERO.search(t).group(0).strip()))
+
+
+# what may follow a model's name and still be its name: a version ("3", ".6V"), a size ("27b"), a variant word, or a
+# hyphenated part ("-nemotron-super-49b"); a space is allowed before the first three only
+_FOUR_BIT_BASE = re.compile(r"(?<![\d.])4[- ]?bit|\bnf4\b|bnb[- _]?4|load_in_4bit|quantization_bit:\s*4|4位量化|4比特", re.I)
+# two modes set against each other: a comparison or a question about their difference
+_MODES_COMPARED = re.compile(r"\bvs\.?\b|versus|compared?|than|difference|differ|better|还是|和|与|对比|比较|区别|差多少|效果|不管", re.I)
+_NAME_TAIL = re.compile(
+    r"(?:[.\-_]?\d+(?:\.\d+)*[a-zA-Z]?(?![A-Za-z0-9])|\s\d+(?:\.\d+)?\s?[bBmM](?![A-Za-z0-9])|\s\d+(?:\.\d+)?(?![\dA-Za-z%]))"
+    r"|\s(?:chat|instruct|it|base|vision|vl|scout|maverick|flash|air|super|nano|mini|coder|math|turbo|distill)(?![A-Za-z0-9])"
+    r"|[\-_](?!(?:based|style|like|sized?|class|level|powered|ready|friendly|only|free|specific|compatible|related)"
+    r"(?![A-Za-z0-9]))[A-Za-z0-9][A-Za-z0-9.]*", re.I)
+_TAIL_SIZE = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s?([bBmM])(?![A-Za-z0-9])")
+
+
+def _extend_name(t: str, name: str) -> tuple[str, float | None]:
+    """The whole name where the text writes more of it than was matched ("gemma 3" → "gemma 3 27b"), and the size
+    the added part carries."""
+    at = t.find(name)
+    if at < 0:
+        return name, None
+    end = at + len(name)
+    while True:
+        m = _NAME_TAIL.match(t, end)
+        if not m or "\ue000" in m.group(0):
+            break
+        end = m.end()
+    longer = t[at:end]
+    if longer == name:
+        return name, None
+    sizes = _TAIL_SIZE.findall(t[at + len(name):end])
+    size = None
+    if sizes:
+        number, unit = sizes[-1]
+        size = float(number) * (1e9 if unit.lower() == "b" else 1e6)
+    return longer, size
 
 
 def _asking_sentence(low: str) -> str:
