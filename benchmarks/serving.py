@@ -381,11 +381,11 @@ def evaluate(catalog: Catalog, heldout: bool | None = None, round2: bool = True,
 
 
 def fit_cases() -> list[tuple[str, Case]]:
-    """(file, case) of every case the fitters may read: the calibration files and the spent rounds (FIT_SPLITS)."""
+    """(file, case) of every case the fitters may read: the calibration files only (FIT_SPLITS; spent rounds are checks)."""
     return [(f, c) for f, _held, _s, c in load_cases() if split_of(DATA / f) in FIT_SPLITS]
 
 
-# ------------------------------------------------------------------ calibration (calibration files and spent rounds)
+# ------------------------------------------------------------------ calibration (the calibration files only)
 
 # Bounded grids: the efficiencies stay inside physically plausible ranges (the calibration data constrain some of
 # them only weakly: most serving measurements are at maximum throughput).

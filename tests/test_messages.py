@@ -304,6 +304,7 @@ RUNS: dict[str, Callable[[Env], Any]] = {
     "error: unknown provider": _raises(lambda env: env.catalog.provider("awz")),
     "error: unknown instance": _raises(lambda env: env.catalog.instances_named("aws/p4d.24xlargee")),
     "error: QLoRA precision": _raises(lambda env: VramRequest(mode="qlora", precision="fp16")),
+    "error: a field that qualifies another one": _raises(lambda env: VramRequest(mode="qlora", kbit_recast_bf16=True)),
     "error: tp × pp over GPUs": _raises(lambda env: VramRequest(gpus=2, tp=4)),
     "error: GPUs not a multiple": _raises(lambda env: vram.estimate_vram(env.model("llama-2-7b"), VramRequest(gpus=6, tp=4))),
     "error: full in 4 bits": _raises(lambda env: vram.estimate_vram(env.model("llama-2-7b"), VramRequest(mode="full", precision="int4"))),

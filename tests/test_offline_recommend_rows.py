@@ -146,10 +146,10 @@ def test_the_guidance_answer_plans_its_search_and_the_estimate_only(env):
         # one instance: the count alone
         ({"gpu_count": 8, "gpu": "H100", "total_gpus": 8}, "8× H100", "8× H100"),
         # regression: two copies of Vast.ai's 4x-RTX_3060 read as '8× RTX-3060' beside an instance named 4x
-        ({"gpu_count": 4, "gpu": "RTX-3060", "total_gpus": 8, "copies": 2}, "8× RTX-3060 on 2 instances of 4",
+        ({"gpu_count": 4, "gpu": "RTX-3060", "total_gpus": 8, "copies": 2, "instances": 2}, "8× RTX-3060 on 2 instances of 4",
          "8× RTX-3060，2 台 × 每台 4 卡"),
         # nodes count as machines too
-        ({"gpu_count": 8, "gpu": "H100", "total_gpus": 16, "nodes": 2}, "16× H100 on 2 instances of 8",
+        ({"gpu_count": 8, "gpu": "H100", "total_gpus": 16, "nodes": 2, "instances": 2}, "16× H100 on 2 instances of 8",
          "16× H100，2 台 × 每台 8 卡"),
     ],
 )
@@ -158,3 +158,18 @@ def test_the_gpus_cell_names_the_machines_behind_a_count(o, en, zh):
     from tools.messages import render
 
     assert (render(gpus_cell(o), "en"), render(gpus_cell(o), "zh")) == (en, zh)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_gpus_cell_states_only_numbers_the_tool_gave(lang):
+    """Regression (review): the Chinese cell's '2 台' was a machine count no tool result carried; `instances` does."""
+    from assistant.answer import ToolCallRecord
+    from assistant.offline.handlers.recommend import gpus_cell
+    from assistant.verifier import Evidence, unbacked, verify_numbers
+    from tools.messages import render
+
+    option = {"provider": "vast", "instance": "4x-RTX_3060-32-65536", "gpu_count": 4, "gpu": "RTX-3060",
+              "total_gpus": 8, "copies": 2, "nodes": 1, "instances": 2}
+    evidence = Evidence.from_tool_calls([ToolCallRecord(name="recommend_config", args={}, result={"options": [option]})])
+    text = render(gpus_cell(option), lang)
+    assert "2" in text and not unbacked(verify_numbers(text, evidence, [])), text

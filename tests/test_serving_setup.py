@@ -23,6 +23,12 @@ from assistant.understand import serving_setup
     ("部署qwen2.5-7b做客服，对话类流量", None, None, "chat"),
     ("batch summarisation of 1M documents", None, None, None),
     ("qwen2.5 v0.5 release notes", None, None, None),
+    # regressions from the review of the diff
+    ("I fine-tuned qwen2.5-7b with transformers and peft", None, None, None),  # a training library, no serving
+    ("triton inference server with vllm backend", "vllm", None, None),
+    ("no chatbot, offline batch jobs", None, None, None),
+    ("不是聊天，是批量摘要", None, None, None),
+    ("vllm==0.8.5 with V0 engine", "vllm", "0.8.5 V0", None),  # the generation overrides the release's default
 ])
 def test_the_setup_a_turn_states(text, engine, version, traffic):
     assert serving_setup.read(text) == serving_setup.ServingSetup(engine=engine, vllm_version=version, traffic=traffic)
@@ -53,6 +59,51 @@ def test_the_state_carries_the_release_until_another_engine_is_named(understandi
     # "80 users" replaces "40 concurrent users" (one load at a time); sglang drops vLLM's release
     assert seen == [("vllm", "0.6.3", "chat", 40, None), ("vllm", "0.6.3", "chat", None, 80),
                     ("sglang", None, "chat", None, 80)]
+
+
+def test_restating_the_engine_keeps_its_release(understanding):
+    from assistant.understand.state import ConversationState
+
+    state = ConversationState()
+    for text in ["serve qwen2.5-7b on vllm 0.6.3 for 40 users", "with vllm how many users fit on one H100?"]:
+        state = understanding.turn(text, state).state
+    assert (state.get("engine"), state.get("vllm_version")) == ("vllm", "0.6.3")
+
+
+@pytest.mark.parametrize("turns, gone, kept", [
+    # "forget my card" withdraws whichever hardware is in force
+    (["qwen2.5-14b lora on my 24GB card?", "forget my card, what's the cheapest to rent?"], ["available_gib"], ["model"]),
+    (["qwen2.5-14b lora on 2 RTX 4090s?", "forget my cards, what would you rent?"], ["gpus", "gpu_count"], ["model"]),
+    # a value stated beside the withdrawal is the new one
+    (["qwen2.5-14b lora, budget $300 a month", "forget the budget, budget is now $500"], [], ["budget"]),
+])
+def test_withdrawals_in_the_state(understanding, turns, gone, kept):
+    from assistant.understand.state import ConversationState
+
+    state = ConversationState()
+    for text in turns:
+        state = understanding.turn(text, state).state
+    assert not any(state.has(n) for n in gone), state.values()
+    assert all(state.has(n) for n in kept), state.values()
+    if "budget" in kept:
+        assert state.get("budget").amount == 500
+
+
+def test_the_recommender_sizes_the_kv_pool_by_the_vllm_generation():
+    """ServingLoad's vLLM generation reaches the estimator: V0's profile run holds the whole context, a smaller pool."""
+    from knowledge.catalog import load_catalog
+    from knowledge.settings import Settings
+    from tools.recommend_serving import ServingPlanner
+    from tools.schemas import ServingLoad
+
+    cat = load_catalog(Settings.load())
+    model, gpu = cat.model("llama-3.1-8b"), cat.gpu("RTX-3090")
+    pools = {}
+    for engine in ("v0", "v1"):
+        planner = ServingPlanner(model, ServingLoad(concurrency=4, input_len=19744, output_len=256, vllm_engine=engine), 8)
+        est = planner.estimate(gpu, 1, 1, planner.spec.weights or "bf16", 1)
+        pools[engine] = est.kv_cache_gib
+    assert pools["v0"] < pools["v1"], pools
 
 
 @pytest.mark.slow

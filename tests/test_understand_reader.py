@@ -83,6 +83,11 @@ SLOT_CASES = [
     ("一万五一个月能租到几张4090", {"budget": {"amount": 15000.0, "currency": "CNY", "per": "month"}, "gpus": ["RTX-4090"]}),
     # ranges take the upper bound; cents and "grand" scale; the whole job named anywhere in the clause
     ("budget 1-2w a month for lora on qwen2.5 14b", {"budget": {"amount": 20000.0, "currency": "CNY", "per": "month"}}),
+    # not ranges: an amount, then a count or a duration
+    ("My budget: $3000 - 4 A100s for a week?", {"budget": {"amount": 3000.0, "currency": "USD"}}),
+    ("预算5000-2张4090够吗", {"budget": {"amount": 5000.0, "currency": "CNY"}}),
+    ("our 2025 budget is tight, which GPU for lora?", {"budget": None}),  # a year
+    ("50 cents per GPU hour max", {"budget": {"amount": 0.5, "currency": "USD", "per": "hour"}}),
     ("under 50 cents an hour if possible", {"budget": {"amount": 0.5, "currency": "USD", "per": "hour"}}),
     ("two grand a month in dollars", {"budget": {"amount": 2000.0, "currency": "USD", "per": "month"}}),
     ("the whole job has to come in under $500", {"budget": {"amount": 500.0, "currency": "USD", "per": "job"}}),
@@ -139,6 +144,10 @@ SLOT_CASES = [
     ("what if i load it in 4 bit and do lora on top", {"mode": "qlora"}),
     ("lora vs qlora on a 7b: is the quality loss noticeable?", {"mode": None}),
     ("why does lora use so much less memory than full finetuning?", {"mode": None}),
+    ("I'd like to do LoRA rather than full fine-tuning on qwen2.5-7b", {"mode": "lora"}),  # the other one is refused
+    ("我不做全量微调，用lora就行，哪张卡效果好", {"mode": "lora"}),
+    ("serve a 4-bit qwen2.5-14b with lora adapters on vllm", {"mode": "inference"}),  # serving, not QLoRA
+    ("lora on a 4090 with 24GB, can I use 4 bit kv cache?", {"mode": "lora"}),  # a 4-bit KV cache is no 4-bit base
     # an unknown model's whole name where the text writes more of it than a family or a prefix
     ("can the free T4 notebook fine-tune gemma 3 27b?", {"model_name": "gemma 3 27b", "params": 27e9}),
     ("got llama 4 scout serving on 4x H100", {"model_name": "llama 4 scout"}),
@@ -158,6 +167,19 @@ SLOT_CASES = [
     ("forget my card, what's the cheapest to rent", {"retract": ["gpus", "gpu_count", "available_gib"]}),
     ("I want to drop the latency below 200ms", {"retract": None}),
     ("how do I drop the cost of my training run?", {"retract": None}),
+    # regressions from the review of the diff: questions, "lose"/"without", a value stated beside the withdrawal
+    ("那我的卡跑14b都行吗", {"retract": None}),
+    ("部署在哪个平台都可以吗？", {"retract": None}),
+    ("量化后效果都可以吗", {"retract": None}),
+    ("I don't want to lose speed, should I quantize?", {"retract": None}),
+    ("we can't do it without a bigger budget, right?", {"retract": None}),
+    ("forget the budget, budget is now $500", {"retract": None, "budget": {"amount": 500.0, "currency": "USD"}}),
+    ("forget the $500 budget", {"retract": ["budget"], "budget": None}),
+    ("never mind spot tonight", {"retract": ["billing"], "billing": None}),
+    ("latency doesn't matter to me", {"retract": ["ttft_ms"]}),
+    ("ok drop the deadline today", {"retract": ["deadline"]}),
+    ("forget my card, use 2 A100s", {"gpus": ["A100-80GB"], "gpu_count": 2, "retract": ["available_gib"]}),
+    ("不限厂商了，阿里云也行", {"providers": ["alibaba"]}),  # regression: a crash (providers re-read as a flag)
     # catalog words
     ("which GPUs support FP8", {"features": ["fp8"]}),
     ("p4d.24xlarge on aws for 100 hours", {"instance": "aws/p4d.24xlarge", "hours": 100.0}),

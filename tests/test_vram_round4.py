@@ -1,8 +1,7 @@
 """Issue 11, fourth formula round: the recomputed layer after the loss, torchtitan's selective checkpointing options.
 
-`ac_option` is a VramRequest field this round asks tools/schemas.py for; until it is there the estimator reads it with
-a default, and these tests state it through a request type that carries it (the real estimator, the real schema
-beneath).
+The round's fields (`ac_option`, `grads_to_none`, `kbit_recast_bf16`, `bnb_double_quant`, `bnb_compute_fp32`) are
+VramRequest's own: every request here goes through the real schema and its checks.
 """
 
 from __future__ import annotations
@@ -17,8 +16,7 @@ from tools.vram import _op_sac_token_bytes, HALF, estimate_vram
 from tools.vram_shape import shape_of
 
 
-class Round4Request(VramRequest):
-    ac_option: str | int | None = None
+Round4Request = VramRequest  # the name the tests below were written with
 
 
 # Llama 3.1 8B's shape (meta-llama/Llama-3.1-8B config.json)
@@ -82,8 +80,16 @@ def test_layer_sac_checkpoints_every_nth_layer(every, wrapped):
 def test_layer_sac_every_layer_is_full_recomputation_and_options_need_selective():
     # N = 1 wraps every layer: what checkpointing "full" counts, without the option
     assert _titan(ac_option=1).breakdown_gib == _titan(checkpointing="full").breakdown_gib
-    # the option refines "selective" only: with full recomputation it changes nothing
-    assert _titan(checkpointing="full", ac_option="op").per_gpu_gib == _titan(checkpointing="full").per_gpu_gib
+    # the option refines "selective" only: with full recomputation it is a clear error, never silently ignored
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="ac_option only applies with checkpointing=selective"):
+        _titan(checkpointing="full", ac_option="op")
+    with pytest.raises(ValidationError, match="kbit_recast_bf16 only applies with kbit_prepare"):
+        VramRequest(mode="qlora", kbit_recast_bf16=True)
+    with pytest.raises(ValidationError, match="bnb_double_quant only applies with precision=nf4"):
+        VramRequest(mode="inference", precision="bf16", bnb_double_quant=False)
+    VramRequest(mode="inference", precision="nf4", bnb_double_quant=False, bnb_compute_fp32=True)  # where they apply
 
 
 def test_recomputed_layer_is_held_after_the_loss_buffers_regression():
@@ -103,11 +109,7 @@ def test_recomputed_layer_is_held_after_the_loss_buffers_regression():
     assert said(eager, "vram.recompute_after_loss") == {"loss_larger": False}
 
 
-class Round4AllFields(Round4Request):
-    grads_to_none: bool = False
-    kbit_recast_bf16: bool = False
-    bnb_double_quant: bool = True
-    bnb_compute_fp32: bool = False
+Round4AllFields = VramRequest
 
 
 MISTRAL_7B = ModelSpec(  # mistralai/Mistral-7B-v0.1 config.json

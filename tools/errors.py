@@ -43,6 +43,7 @@ class ErrorCode(NoteCode):
     job_budget_needs_tokens = "error.job_budget_needs_tokens"
     job_budget_needs_training = "error.job_budget_needs_training"
     params_not_positive = "error.params_not_positive"  # value (as given)
+    field_needs = "error.field_needs"  # field, needs: a request field that means nothing without another setting
 
 
 def _render_en(note: Note) -> str:

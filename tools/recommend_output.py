@@ -228,6 +228,7 @@ def option(c: Candidate, request: RecommendRequest, currency: Currency, fx: Exch
         fit_problems=list(c.problems),
         weights=est.weights.value if est is not None else None,
         copies=c.copies,
+        instances=c.scale,
         output_tok_s=out_tok_s,
         ttft_ms=est.ttft_ms if est is not None else None,
         tpot_ms=est.tpot_ms if est is not None else None,

@@ -116,6 +116,15 @@ class VramRequest(Strict):
             raise InputError(Note.of(ErrorCode.qlora_precision, precision=self.precision))
         if self.tp * self.pp > self.gpus:
             raise InputError(Note.of(ErrorCode.tp_pp_over_gpus, tp_pp=self.tp * self.pp, gpus=self.gpus))
+        # settings that qualify another one: alone they would be silently ignored
+        four_bit = self.mode == Mode.qlora or self.precision in (Precision.int4, Precision.nf4)
+        if self.ac_option is not None and self.checkpointing != Checkpointing.selective:
+            raise InputError(Note.of(ErrorCode.field_needs, field="ac_option", needs="checkpointing=selective"))
+        if self.kbit_recast_bf16 and not self.kbit_prepare:
+            raise InputError(Note.of(ErrorCode.field_needs, field="kbit_recast_bf16", needs="kbit_prepare"))
+        if (not self.bnb_double_quant or self.bnb_compute_fp32) and not four_bit:
+            field = "bnb_double_quant" if not self.bnb_double_quant else "bnb_compute_fp32"
+            raise InputError(Note.of(ErrorCode.field_needs, field=field, needs="precision=nf4|int4|mode=qlora"))
         return self
 
     @property
@@ -407,6 +416,7 @@ class Option(BaseModel):
     # ---- serving (with RecommendRequest.serving)
     weights: str | None = Field(default=None, description="served weight format (a WeightFormat value)")
     copies: int = Field(default=1, description="instances (× nodes) behind a load balancer to carry the load")
+    instances: int = Field(default=1, description="machines paid for: nodes × copies")
     output_tok_s: float | None = Field(default=None, description="output tokens/s at the load, all copies")
     ttft_ms: float | None = None
     tpot_ms: float | None = None

@@ -47,8 +47,8 @@ step, after backward freed the activations) and `kbit_prepare` (PEFT's prepare_m
 non-quantised weights of a bitsandbytes base to fp32, and the residual stream with them). Under recomputation the loss
 buffers and the recomputed layer are held one after the other, so the larger counts; torchtitan's op-level and
 layer-level selective checkpointing count when the request states `ac_option` (`_op_sac_token_bytes`), and so do
-freed gradients (`grads_to_none`), TRL's bf16 recast after the k-bit upcast and bitsandbytes' quantisation options;
-those five fields are asked of tools/schemas.py and read with their defaults until it has them. Every constant is
+freed gradients (`grads_to_none`), TRL's bf16 recast after the k-bit upcast and bitsandbytes' quantisation options
+(VramRequest fields, each checked there against the setting it qualifies). Every constant is
 commented where it is used and every default that was assumed is listed in `VramEstimate.assumptions`.
 """
 
@@ -251,9 +251,8 @@ def _bnb_4bit(p: Precision, mode: Mode) -> bool:
 
 
 def _double_quant(req: VramRequest) -> bool:
-    """bitsandbytes double quantisation, as stated by `VramRequest.bnb_double_quant` (a field asked of tools/schemas.py
-    this round; until it exists every request reads the QLoRA paper's setting, on)."""
-    return bool(getattr(req, "bnb_double_quant", True))
+    """bitsandbytes double quantisation, as stated by `VramRequest.bnb_double_quant` (default on: the QLoRA paper's)."""
+    return req.bnb_double_quant
 
 
 def _frozen_weight_bytes(model: ModelSpec, p: Precision, mode: Mode, acc: _Acc, double_quant: bool = True) -> float:
@@ -278,7 +277,7 @@ def _dequant_bytes_per_weight(req: VramRequest) -> float:
     its fp32 cast when the compute dtype is fp32 (transformers' BitsAndBytesConfig default: bnb_4bit_compute_dtype
     None → torch.float32), as `VramRequest.bnb_compute_fp32` states (asked of tools/schemas.py this round; False until
     then)."""
-    return 2.0 + (FP32 if getattr(req, "bnb_compute_fp32", False) else 0.0)
+    return 2.0 + (FP32 if req.bnb_compute_fp32 else 0.0)
 
 
 def _defaults(model: ModelSpec, req: VramRequest, acc: _Acc) -> tuple[Precision, int, Checkpointing]:
@@ -513,7 +512,7 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
         # after PEFT's upcast and keeps the norms fp32 (trl v0.13.0 sft_trainer.py lines 227-233 and
         # trl/trainer/utils.py peft_module_casting_to_bf16), as `VramRequest.kbit_recast_bf16` states (a field asked of
         # tools/schemas.py this round; False until then)
-        recast = kbit_upcast and bool(getattr(req, "kbit_recast_bf16", False))
+        recast = kbit_upcast and req.kbit_recast_bf16
         if kbit_upcast and recast:
             acc.say(VramCode.kbit_recast_bf16, trainer="TRL SFTTrainer")
         elif kbit_upcast:
@@ -622,7 +621,7 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
         # parameters' dtype; ms-swift select_dtype passes bf16=True for a bf16 model); a plain loop does not
         autocast = req.autocast
         acc.say(VramCode.autocast_stated, autocast=autocast)
-    recast = bool(getattr(req, "kbit_recast_bf16", False))  # the LM head back in bf16: autocast needs no copy of it
+    recast = req.kbit_recast_bf16  # the LM head back in bf16: autocast needs no copy of it
     if autocast and req.kbit_prepare and not recast and req.mode in (Mode.lora, Mode.qlora) and _is_quantised(p) \
             and shape is not None:
         # autocast casts the upcast fp32 LM head to 16-bit for its matmul, and autograd keeps that copy for the input's
@@ -635,7 +634,7 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
     # model.zero_grad() after optimizer.step(); torchtitan optimizers.zero_grad()), so backward starts without them
     # and each .grad is allocated as its layer's backward ends (AccumulateGrad) while the activations are freed.
     # DeepSpeed keeps its own gradient buffers, so it never applies there.
-    grads_freed = bool(getattr(req, "grads_to_none", False)) and not deepspeed \
+    grads_freed = req.grads_to_none and not deepspeed \
         and req.mode in (Mode.full, Mode.pretrain)
     if foreach or grads_freed:
         buffer = trainable_params / mp / shard_opt * (2.0 if pure_half else 4.0) if foreach else 0.0
@@ -905,9 +904,8 @@ def _training_activations(model: ModelSpec, shape: Shape | None, req: VramReques
 
 def _ac_option(req: VramRequest) -> "str | int | None":
     """torchtitan's `selective_ac_option` as the request states it: "op", or N (checkpoint every N-th layer); None:
-    `checkpointing` alone decides. Read from `VramRequest.ac_option`, a field this round asks tools/schemas.py for
-    (see benchmarks/accuracy.md, the fourth round): until the schema carries it, every request reads None."""
-    option = getattr(req, "ac_option", None)
+    `checkpointing` alone decides (`VramRequest.ac_option`; the schema allows it with selective checkpointing only)."""
+    option = req.ac_option
     if option is None or option == "op":
         return option
     return int(option)

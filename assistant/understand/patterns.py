@@ -196,7 +196,7 @@ _BARE_BUDGET = re.compile(
 # "1.5w一个月", "2w/月", "20k/mo": an amount in 万/k with a period is money even without a currency
 _WAN_PERIOD = re.compile(rf"(?<![A-Za-z0-9_.]){N}\s?(w|W|万)(?![A-Za-z])")
 PERIOD_WORDS = [
-    ("hour", r"/\s*(?:h|hr|hour|小时|时)\b|/\s*(?:小时|时)|per hour|an hour|a hour|hourly|每小时|一小时|1小时|每个小时|每卡时|/卡时|一个小时|1个小时|每时"),
+    ("hour", r"/\s*(?:h|hr|hour|小时|时)\b|/\s*(?:小时|时)|per (?:gpu[- ]?)?hour|/\s*gpu[- ]?h(?:ou)?r?\b|an hour|a hour|hourly|每小时|一小时|1小时|每个小时|每卡时|/卡时|一个小时|1个小时|每时"),
     ("day", r"/\s*(?:day|天|日)|per day|a day|daily|每天|一天|1天|每日|一日"),
     ("month", r"/\s*(?:mo|month|月)|per month|a month|monthly|/mth|每月|一个月|1个月|每个月|月租|包月|月预算|月均|月花费|月开销|月支出|月费用|p\.?m\.?\b"),
     ("year", r"/\s*(?:yr|year|年)|per year|a year|yearly|annually|每年|一年|1年|年预算"),
@@ -257,7 +257,16 @@ _AMOUNT_PERIOD = re.compile(rf"(?<![A-Za-z0-9_.]){N}(?=\s?{_GLUED_PERIOD})", re.
 
 
 # a range of money ("1-2w a month", "$1~2/h", "3到5千"): the upper bound is what may be spent
-_RANGE = re.compile(rf"(?<![A-Za-z0-9_.])({NUMBER})\s*(?:-|~|～|–|到|至|to)\s*(?=(?:{CNY_PRE}|{USD_PRE})?\s*(?:{NUMBER})\s?(?:w|W|万|k|K|千)?(?![A-Za-z0-9]))", re.I)
+_RANGE = re.compile(rf"(?<![A-Za-z0-9_.])({NUMBER})\s*(?:-|~|～|–|到|至|to)\s*(?=((?:{CNY_PRE}|{USD_PRE})?)\s*({NUMBER})\s?(w|W|万|k|K|千)?(?![A-Za-z0-9]))", re.I)
+
+
+def _range_lower_blanked(m: re.Match) -> str:
+    """Blank a range's lower bound only where it is one: the upper bound larger once its unit applies ("1-2w"), never
+    "$3000 - 4 A100s" or "预算5000-2张4090" (an amount, then a count)."""
+    low, up = value_of(m.group(1), m.group(4)), value_of(m.group(3), m.group(4))
+    if low is None or up is None or up <= low:
+        return m.group(0)
+    return " " * len(m.group(0))
 # an amount before the budget word ("十万预算", "a $5k budget")
 _AMOUNT_THEN_BUDGET = re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:的)?\s*(?:预算|budget\b)", re.I)
 # the whole job named anywhere in the amount's clause ("the whole job has to come in under $500")
@@ -277,7 +286,7 @@ def _cjk(t: str) -> bool:
 
 def money_amounts(t: str) -> list[MoneyReading]:
     # a range's lower bound and its dash become spaces (offsets kept): only the upper bound is read
-    t = _RANGE.sub(lambda m: " " * len(m.group(0)), t)
+    t = _RANGE.sub(_range_lower_blanked, t)
     out = _money_amounts(t)
     for r in out:
         if r.per is None and _job_in_clause(t, r.start, r.end):
@@ -335,6 +344,8 @@ def _money_amounts(t: str) -> list[MoneyReading]:
         if any(a <= s < b for a, b in taken):
             continue
         v = _num(m.group(1), m.group(2))
+        if v and not m.group(2) and float(v).is_integer() and 1990 <= v <= 2040:
+            continue  # "our 2025 budget": a year
         if v and v >= 100:
             out.append(MoneyReading(v, _currency(None, None, m.group(2)), _period_near(t, s, m.end()), True, s, m.end()))
             taken.append((s, m.end()))

@@ -105,15 +105,36 @@ def _retract_pairs(data: dict[str, Any]) -> list[tuple[str, re.Pattern]]:
     pairs = []
     for slot, topics in (data.get("retract_topics") or {}).items():
         topic = "|".join(topics)
-        pattern = (rf"(?:{before})\s*(?:the |my |that |this |our |any |about )?(?:\w+ ){{0,2}}?(?:{topic})"
-                   rf"|(?:{before}){_CLAUSE_GAP}{{0,3}}(?:{topic})"
-                   rf"|(?:{topic}){_CLAUSE_GAP}{{0,14}}?(?:{after})")
+        pattern = (rf"(?P<before>(?:{before})\s*(?:the |my |that |this |our |any |about )?(?:[^\s,.;:!?，。；：！？]+ )?(?:{topic})"
+                   rf"|(?:{before}){_CLAUSE_GAP}{{0,3}}(?:{topic}))"
+                   rf"|(?:{topic}){_CLAUSE_GAP}{{0,6}}?(?:{after})")
         pairs.append((slot, _compile(pattern)))
     return pairs
 
 
 HARDWARE_SLOTS = ("gpus", "gpu_count", "available_gib")
-_LOWERED = re.compile(r"\s*(?:to|below|under|by|down|from|a bit|further|\d)", re.I)  # "forget my card": whichever of these is in force
+_LOWERED = re.compile(r"\s+(?:to|below|under|by|down|from|a bit|further)\b|\s*\d", re.I)
+_ASKED = re.compile(r"[^,.;:!?，。；：！？\n]*[吗嘛么?？]")  # the rest of the clause asks
+
+
+def _complement(spans: list[tuple[int, int]], n: int) -> list[tuple[int, int]]:
+    """The parts of [0, n) outside the spans."""
+    out, at = [], 0
+    for a, b in sorted(spans):
+        if a > at:
+            out.append((at, a))
+        at = max(at, b)
+    if at < n:
+        out.append((at, n))
+    return out
+
+
+def _blank(t: str, spans: list[tuple[int, int]]) -> str:
+    """The text with these spans replaced by spaces (offsets kept)."""
+    chars = list(t)
+    for a, b in spans:
+        chars[a:b] = " " * (b - a)
+    return "".join(chars)  # "forget my card": whichever of these is in force
 
 
 def _first(table: list[tuple[str, list[re.Pattern]]], text: str) -> str | None:
@@ -378,19 +399,71 @@ class Reader:
         out["engine"], out["vllm_version"], out["traffic"] = setup.engine, setup.vllm_version, setup.traffic
         budget = self._budget(t, low)
         out["budget"] = budget
-        retract = _all(lex["retract"], low)
-        for slot, pattern in lex["retract_pairs"]:
-            m = pattern.search(low)
-            if m and not _LOWERED.match(low, m.end()):  # "drop the latency below 200ms" lowers it, keeps it
-                retract += list(HARDWARE_SLOTS) if slot == "hardware" else [slot]
-        retract = list(dict.fromkeys(retract))
+        retract, spans = self._retractions(low)
+        if retract:
+            # a value read inside the withdrawn phrase is the one withdrawn ("forget the 4 card limit", "never mind
+            # spot"); a value stated elsewhere in the turn is the new one ("forget the budget, budget is now $500")
+            blank_t = _blank(t, spans)
+            only_spans = _blank(t, _complement(spans, len(t)))
+            for slot in list(retract):
+                if out.get(slot) is None:
+                    continue
+                outside = self._reread(slot, blank_t, blank_t.lower())
+                inside = self._reread(slot, only_spans, only_spans.lower())
+                if outside is None or outside == inside:  # the same thing named again ("never mind spot, preemption…")
+                    out[slot] = None
+                else:
+                    if slot not in ("gpus", "providers"):  # those two re-read as "still named": keep the names
+                        out[slot] = outside
+                    retract.remove(slot)
         if retract:
             out["retract"] = retract
-            for slot in retract:
-                if slot == "budget":
-                    out["budget"] = None
         self._negatives(t, problems)
         return out
+
+    def _retractions(self, low: str) -> tuple[list[str], list[tuple[int, int]]]:
+        """Slots withdrawn in the turn, and where: the lexicon's phrases, then a dismissive phrase beside a slot's topic."""
+        names: list[str] = []
+        spans: list[tuple[int, int]] = []
+        for slot, patterns in self.lex["retract"]:
+            for p in patterns:
+                m = p.search(low)
+                if m:
+                    names.append(slot)
+                    spans.append(m.span())
+                    break
+        for slot, pattern in self.lex["retract_pairs"]:
+            for m in pattern.finditer(low):
+                if m.group("before") is not None and _LOWERED.match(low, m.end()):
+                    continue  # "drop the latency below 200ms" lowers it, keeps it
+                if _ASKED.match(low, m.end()):
+                    continue  # "那我的卡跑14b都行吗", "哪个平台都可以吗": a question, not a withdrawal
+                names += list(HARDWARE_SLOTS) if slot == "hardware" else [slot]
+                spans.append(m.span())
+                break
+        return list(dict.fromkeys(names)), spans
+
+    def _reread(self, slot: str, t: str, low: str) -> Any:
+        """The slot read again from text whose withdrawn phrases are blanked: what the turn states besides them."""
+        if slot == "budget":
+            return self._budget(t, low)
+        if slot in ("billing",):
+            return _first_affirmed(self.lex["billing"], low)
+        if slot in ("region", "precision"):
+            return _first(self.lex[slot], low)
+        if slot == "gpus":
+            return True if "\ue000g" in t else None
+        if slot == "gpu_count":
+            return P.gpu_count(t).count
+        if slot == "available_gib":
+            return P.memory(t).available_gib
+        if slot in ("ttft_ms", "tokens_per_s_per_user", "concurrency"):
+            return getattr(P.load(t), slot)
+        if slot == "lora_rank":
+            return P.lora_rank(t)
+        if slot == "providers":
+            return True if "\ue000p" in t else None
+        return None  # a slot with no reader of its own here: the withdrawal wins
 
     def _instance(self, hit: NameHit, providers: list[str], low: str) -> str:
         """The provider's own key when an instance id is offered by several ('AWS 中国区 g5.xlarge' is aws-china's)."""
@@ -477,11 +550,17 @@ class Reader:
             target = _fuzzy_word(word)
             if target in ("finetune", "pretrain", "inference"):
                 hit[target] = True
-        if hit.get("lora") and not hit.get("qlora") and _FOUR_BIT_BASE.search(low):
+        four_bit = _FOUR_BIT_BASE.search(low)
+        serving_lora = hit.get("inference") and not hit.get("finetune")  # "serve a 4-bit model with LoRA adapters"
+        if hit.get("lora") and not hit.get("qlora") and four_bit and not serving_lora and not _KV_AFTER.match(low, four_bit.end()):
             hit["qlora"], hit["lora"] = True, False  # LoRA over a 4-bit base is QLoRA ("lora+4bit量化", "bnb-4bit版本")
+        for m in _MODE_REJECTED.finditer(low):  # "LoRA rather than full fine-tuning", "不做全量微调，用lora"
+            rejected = "full" if re.match(r"full|全", m.group(1)) else ("qlora" if "q" in m.group(1) else "lora")
+            if any(hit.get(o) for o in ("qlora", "lora", "full") if o != rejected):
+                hit[rejected] = False
         named = [m for m in ("qlora", "lora", "full") if hit.get(m)]
         if len(named) >= 2 and _MODES_COMPARED.search(low):
-            return None  # "lora vs qlora", "why does lora use less than full finetuning": two modes, none stated
+            return None  # "lora vs qlora", "difference between lora and full finetuning": two modes, none stated
         for m in ("qlora", "lora", "pretrain", "full"):
             if hit.get(m):
                 if m == "lora" and hit.get("inference") and not hit.get("finetune"):
@@ -596,7 +675,11 @@ class Reader:
 # hyphenated part ("-nemotron-super-49b"); a space is allowed before the first three only
 _FOUR_BIT_BASE = re.compile(r"(?<![\d.])4[- ]?bit|\bnf4\b|bnb[- _]?4|load_in_4bit|quantization_bit:\s*4|4位量化|4比特", re.I)
 # two modes set against each other: a comparison or a question about their difference
-_MODES_COMPARED = re.compile(r"\bvs\.?\b|versus|compared?|than|difference|differ|better|还是|和|与|对比|比较|区别|差多少|效果|不管", re.I)
+_MODES_COMPARED = re.compile(r"\bvs\.?\b|versus|compar|differ|\bor\b|(?:less|more|better|worse|faster|slower|cheaper)\b[^,.;!?]{0,30}\bthan\b"
+                             r"|还是|对比|比较|区别|差多少|差别|比.{0,10}(?:省|多|少|快|慢|好)", re.I)
+_MODE_REJECTED = re.compile(r"(?:rather than|instead of|not|no|without|不做|不用|不要|不是|别用)\s*(?:a\s+|the\s+)?"
+                            r"(full[- ]?(?:parameter)?\s*(?:fine-?tun\w*|ft|sft)?|全量微调|全量|全参(?:数)?(?:微调)?|q-?lora|lora)", re.I)
+_KV_AFTER = re.compile(r"[^,.;:!?，。]{0,6}(?:kv|cache|缓存)", re.I)
 _NAME_TAIL = re.compile(
     r"(?:[.\-_]?\d+(?:\.\d+)*[a-zA-Z]?(?![A-Za-z0-9])|\s\d+(?:\.\d+)?\s?[bBmM](?![A-Za-z0-9])|\s\d+(?:\.\d+)?(?![\dA-Za-z%]))"
     r"|\s(?:chat|instruct|it|base|vision|vl|scout|maverick|flash|air|super|nano|mini|coder|math|turbo|distill)(?![A-Za-z0-9])"

@@ -14,6 +14,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from tools.serving_profiles import Engine
+
 
 class Frame(str, Enum):
     """What a turn asks. Fixed before the corpus was written; see tests/data/understanding/README.md."""
@@ -137,8 +139,7 @@ class SlotUpdate(BaseModel):
     ttft_ms: float | None = Field(default=None, gt=0, description="time-to-first-token target")
     tokens_per_s_per_user: float | None = Field(default=None, gt=0, description="minimum decode speed per user")
     # -- how it is served (not in the corpus schema frozen with the held-out splits: unit-tested, not scored there)
-    engine: Literal["vllm", "sglang", "trtllm", "llamacpp", "transformers"] | None = Field(
-        default=None, description="serving engine named ('on sglang', 'ollama')")
+    engine: Engine | None = Field(default=None, description="serving engine named ('on sglang', 'ollama')")
     vllm_version: str | None = Field(default=None, max_length=40, description="vLLM release or engine generation "
                                                                             "as written ('0.6.3', 'V0')")
     traffic: Literal["chat"] | None = Field(default=None, description="the traffic is chat (ShareGPT-like lengths)")

@@ -47,7 +47,6 @@ _REPLACES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("model_name", ("model",)),
     ("gpus", ("available_gib",)),
     ("available_gib", ("gpus", "gpu_count")),
-    ("engine", ("vllm_version",)),  # "what about sglang?" after "vllm 0.6.3": the release was vLLM's
     # one serving load at a time: "and for 80 users?" after "40 concurrent users" is the load now
     *((load, tuple(o for o in _LOADS if o != load)) for load in _LOADS),
 )
@@ -109,6 +108,8 @@ class ConversationState(BaseModel):
                 slots.pop(name, None)
         # One workload and one piece of hardware at a time: what is named now replaces its alternatives
         # ("a 1.3B model" after Llama-3-70B; "on an A100" after "a 24GB card").
+        if update.engine is not None and update.engine != self.get("engine") and update.vllm_version is None:
+            slots.pop("vllm_version", None)  # "what about sglang?" after "vllm 0.6.3": the release was vLLM's
         for stated, replaced in _REPLACES:
             if getattr(update, stated) is not None:
                 for name in replaced:

@@ -348,9 +348,9 @@ MESSAGES: dict = {
     # the instance, or '4x-RTX_3060' read beside '8× RTX-3060' looks like a wrong count.
     "table.gpus_cell": (
         lambda p, f: f"{f.g(p.get('total'))}× {p.get('gpu')}" + (
-            f" on {f.g(p.get('machines'))} instances of {f.g(p.get('per_machine'))}" if (p.get("machines") or 1) > 1 else ""),
+            f" on {f.g(p.get('instances'))} instances of {f.g(p.get('per_machine'))}" if (p.get("instances") or 1) > 1 else ""),
         lambda p, f: f"{f.g(p.get('total'))}× {p.get('gpu')}" + (
-            f"，{f.g(p.get('machines'))} 台 × 每台 {f.g(p.get('per_machine'))} 卡" if (p.get("machines") or 1) > 1 else ""),
+            f"，{f.g(p.get('instances'))} 台 × 每台 {f.g(p.get('per_machine'))} 卡" if (p.get("instances") or 1) > 1 else ""),
     ),
     # ------------------------------------------------------------ training time
     "time.lead": (

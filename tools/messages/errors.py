@@ -29,6 +29,8 @@ MESSAGES: dict = {
         "Use --mode lora for a 16-bit base.",
         "QLoRA 的底座模型是 4 bit：--precision 必须是 nf4 或 int4，而不是 {precision}。16 bit 底座请用 --mode lora。",
     ),
+    "error.field_needs": ("{field} only applies with {needs}: drop it, or add that.",
+                          "{field} 只在 {needs} 时才有意义：去掉它，或加上后者。"),
     "error.tp_pp_over_gpus": ("tensor × pipeline parallel = {tp_pp} is more than the {gpus} GPUs given.",
                               "张量并行 × 流水线并行 = {tp_pp}，超过了给定的 {gpus} 张卡。"),
     "error.tp_pp_over_gpus.cli": ("tp × pp = {tp_pp} is more than --gpus {gpus}.", "tp × pp = {tp_pp} 超过了 --gpus {gpus}。"),

@@ -174,9 +174,9 @@ def option_row(o: dict[str, Any], period: str, lang: str, env: Env, skip: list[N
 
 def gpus_cell(o: dict[str, Any]) -> Note:
     """The GPUs an option pays for, and the machines behind them when there are several (nodes × copies)."""
-    machines = (o.get("nodes") or 1) * (o.get("copies") or 1)
+    machines = o.get("instances") or 1  # the tool's count (nodes × copies): a number the verifier can back
     return Note.of(TableCode.gpus_cell, total=o.get("total_gpus") or o["gpu_count"] * machines, gpu=o["gpu"],
-                   machines=machines, per_machine=o["gpu_count"])
+                   instances=machines, per_machine=o["gpu_count"])
 
 
 def _money_cell(amount: float, currency: str, lang: str) -> str:
