@@ -146,7 +146,8 @@ def timings(u: Understanding, conversations: list[Conversation]) -> tuple[float,
 HISTORY = """History of held-out scores (never tuned on; every change between runs was made on dev failures, the review of the diff, or corpus growth):
 split 1, session 3 — first run frame 88.0 %, slot micro-F1 93.4 %, routing 91.3 %, state 72.1 %; after two frame rules 88.4 / 93.4 / 91.8 / 72.1 %; after the serving-length, per-day and duration reader fixes 88.4 / 93.8 / 91.8 / 73.2 %.
 split 1, session 4 — scored four times: after dev batch 1 and the first reader/frame fixes 90.0 / 94.0 / 92.3 / 74.3 %; after two more dev-driven frame rules 90.8 / 94.0 / 93.4 / 74.3 %; at the end (dev batch 2, reader fixes from dev CV, review fixes) 90.4 / 94.8 / 92.9 / 76.5 %; once more after a dev-turn rewording: unchanged.
-split 1 had been scored this often while the reader changed, so session 5 had a second split written blind (`heldout2.yaml`: a writer who never saw the reader, the first split, the golden set or the dev files) and frozen before anyone scored it; session 5 scored both once, at its end (the table above)."""
+split 1 had been scored this often while the reader changed, so session 5 had a second split written blind (`heldout2.yaml`: a writer who never saw the reader, the first split, the golden set or the dev files) and frozen before anyone scored it.
+session 5 — both splits scored twice, at the end: (1) after dev batches 3 and 4 (+520 conversations), the reader changes driven by dev CV failures and the review mends (commit da715b5): split 2 86.7 / 93.8 / 86.4 / 73.4 %, split 1 93.2 / 94.8 / 96.2 / 76.5 %; (2) after two changes from the newcomer check ("and for 80 users?" after "40 concurrent" keeps the load's kind; "LoRA, or should I drop to QLoRA?" computes LoRA) and a bank rebuild: the table above (split 2 unchanged)."""
 
 
 def main() -> int:

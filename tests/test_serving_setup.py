@@ -56,9 +56,19 @@ def test_the_state_carries_the_release_until_another_engine_is_named(understandi
         state = result.state
         seen.append((state.get("engine"), state.get("vllm_version"), state.get("traffic"),
                      state.get("concurrency"), state.get("users")))
-    # "80 users" replaces "40 concurrent users" (one load at a time); sglang drops vLLM's release
-    assert seen == [("vllm", "0.6.3", "chat", 40, None), ("vllm", "0.6.3", "chat", None, 80),
-                    ("sglang", None, "chat", None, 80)]
+    # "and for 80 users?" after "40 concurrent users" changes the number of the load in force: 80 concurrent;
+    # sglang drops vLLM's release
+    assert seen == [("vllm", "0.6.3", "chat", 40, None), ("vllm", "0.6.3", "chat", 80, None),
+                    ("sglang", None, "chat", 80, None)]
+
+
+def test_users_after_users_stay_users_and_a_new_load_kind_replaces_the_old(understanding):
+    from assistant.understand.state import ConversationState
+
+    state = ConversationState()
+    for text in ["serve Qwen2.5-7B for a team of 30 people", "and for 60 users?", "what about 5 requests per second?"]:
+        state = understanding.turn(text, state).state
+    assert (state.get("users"), state.get("concurrency"), state.get("request_rate")) == (None, None, 5)
 
 
 def test_restating_the_engine_keeps_its_release(understanding):

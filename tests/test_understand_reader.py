@@ -145,6 +145,9 @@ SLOT_CASES = [
     ("lora vs qlora on a 7b: is the quality loss noticeable?", {"mode": None}),
     ("why does lora use so much less memory than full finetuning?", {"mode": None}),
     ("I'd like to do LoRA rather than full fine-tuning on qwen2.5-7b", {"mode": "lora"}),  # the other one is refused
+    # "X, or should I drop to Y?": X is what to compute, Y the fallback the answer offers (newcomer check, session 5)
+    ("I have two RTX 3090s — can I LoRA fine-tune Qwen2.5-14B, or should I drop to QLoRA?", {"mode": "lora"}),
+    ("which is better, lora or qlora?", {"mode": None}),  # a comparison of the two: none
     ("我不做全量微调，用lora就行，哪张卡效果好", {"mode": "lora"}),
     ("serve a 4-bit qwen2.5-14b with lora adapters on vllm", {"mode": "inference"}),  # serving, not QLoRA
     ("lora on a 4090 with 24GB, can I use 4 bit kv cache?", {"mode": "lora"}),  # a 4-bit KV cache is no 4-bit base

@@ -59,6 +59,7 @@ class Understanding:
         update = same_family_size(clean_update(reading, decision.frame), state, self.reader.matcher.catalog)
         update = hardware_in_force(update, state)
         update = update.model_copy(update={"starts_fresh": starts_fresh(reading, update, state, decision.frame)})
+        update = same_load_kind(update, state)
         new_state = state.advance(update, decision.frame, pasted_slots=reading.pasted_slots)
         if reading.display_currency:
             new_state = new_state.with_currency(reading.display_currency)
@@ -82,6 +83,14 @@ def clean_update(reading: Reading, frame: Frame) -> SlotUpdate:
     if frame in (Frame.spec, Frame.comparison, Frame.catalog_filter) and u.available_gib and u.gpus:
         drop["available_gib"] = None  # "is the 5090 32GB or 24GB?" asks about the card's memory
     return u.model_copy(update=drop) if drop else u
+
+
+def same_load_kind(update: SlotUpdate, state: ConversationState) -> SlotUpdate:
+    """"and for 80 users?" after "40 concurrent users": the follow-up changes the number of the load in force, so the
+    80 are concurrent too (not 80 people of whom a tenth are active)."""
+    if update.users and not update.concurrency and state.has("concurrency") and not update.starts_fresh:
+        return update.model_copy(update={"concurrency": update.users, "users": None})
+    return update
 
 
 def hardware_in_force(update: SlotUpdate, state: ConversationState) -> SlotUpdate:

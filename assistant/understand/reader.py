@@ -561,6 +561,10 @@ class Reader:
         named = [m for m in ("qlora", "lora", "full") if hit.get(m)]
         if len(named) >= 2 and _MODES_COMPARED.search(low):
             return None  # "lora vs qlora", "difference between lora and full finetuning": two modes, none stated
+        if len(named) >= 2 and _MODES_ALTERNATIVE.search(low):
+            # "can I LoRA it, or should I drop to QLoRA?": the first is what to compute, the other the fallback the
+            # answer offers when it does not fit
+            return min(named, key=lambda m: min(p.search(low).start() for p in dict(self.lex["mode"])[m] if p.search(low)))
         for m in ("qlora", "lora", "pretrain", "full"):
             if hit.get(m):
                 if m == "lora" and hit.get("inference") and not hit.get("finetune"):
@@ -675,7 +679,8 @@ class Reader:
 # hyphenated part ("-nemotron-super-49b"); a space is allowed before the first three only
 _FOUR_BIT_BASE = re.compile(r"(?<![\d.])4[- ]?bit|\bnf4\b|bnb[- _]?4|load_in_4bit|quantization_bit:\s*4|4位量化|4比特", re.I)
 # two modes set against each other: a comparison or a question about their difference
-_MODES_COMPARED = re.compile(r"\bvs\.?\b|versus|compar|differ|\bor\b|(?:less|more|better|worse|faster|slower|cheaper)\b[^,.;!?]{0,30}\bthan\b"
+_MODES_ALTERNATIVE = re.compile(r"\bor\b|或者|要么", re.I)
+_MODES_COMPARED = re.compile(r"\bvs\.?\b|versus|compar|differ|which (?:is|one)|better|(?:less|more|better|worse|faster|slower|cheaper)\b[^,.;!?]{0,30}\bthan\b"
                              r"|还是|对比|比较|区别|差多少|差别|比.{0,10}(?:省|多|少|快|慢|好)", re.I)
 _MODE_REJECTED = re.compile(r"(?:rather than|instead of|not|no|without|不做|不用|不要|不是|别用)\s*(?:a\s+|the\s+)?"
                             r"(full[- ]?(?:parameter)?\s*(?:fine-?tun\w*|ft|sft)?|全量微调|全量|全参(?:数)?(?:微调)?|q-?lora|lora)", re.I)
