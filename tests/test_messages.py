@@ -714,3 +714,13 @@ def test_notes_are_hashable_and_compare_by_value():
     a = Note.of("host.thin", vcpu_per_gpu=9, min_vcpu=16, ram_gb_per_gpu=None, min_ram_gb=64)
     b = Note.of("host.thin", vcpu_per_gpu=9, min_vcpu=16, ram_gb_per_gpu=None, min_ram_gb=64)
     assert a == b and len({a, b}) == 1 and math.isfinite(hash(a))
+
+
+def test_every_slot_has_a_name_in_both_languages():
+    """Regression: "从粘贴的文档里读取了：…、traffic" — a slot added without its name in the message catalog."""
+    from assistant.understand.slots import SlotUpdate
+    from assistant.understand.state import CONTROL_FIELDS
+    from tools.messages.advisor import SLOT_EN, SLOT_ZH
+
+    slots = [n for n in SlotUpdate.model_fields if n not in CONTROL_FIELDS]
+    assert [n for n in slots if n not in SLOT_EN] == [] and [n for n in slots if n not in SLOT_ZH] == []
