@@ -51,28 +51,17 @@ def test_every_row_names_its_source(bench):
             assert row["source"].strip(), row["id"]
 
 
-def test_the_held_out_kinds_file_is_the_frozen_one(bench):
+@pytest.mark.parametrize("attr, name", [
+    ("HELDOUT_KINDS_FILE", "published_memory_heldout_kinds.yaml"),
+    ("HELDOUT_KINDS2_FILE", "published_memory_heldout_kinds2.yaml"),
+    ("HELDOUT_KINDS3_FILE", "published_memory_heldout_kinds3.yaml"),
+    ("HELDOUT_KINDS4_FILE", "published_memory_heldout_kinds4.yaml"),
+])
+def test_each_held_out_round_is_the_frozen_file(bench, attr, name):
     readme = (bench.DATA / "published_memory_README.md").read_text(encoding="utf-8")
-    frozen = re.search(r"sha256\s+([0-9a-f]{64})\s+published_memory_heldout_kinds\.yaml", readme).group(1)
-    assert hashlib.sha256(bench.HELDOUT_KINDS_FILE.read_bytes()).hexdigest() == frozen
-
-
-def test_the_second_round_held_out_file_is_the_frozen_one(bench):
-    readme = (bench.DATA / "published_memory_README.md").read_text(encoding="utf-8")
-    frozen = re.search(r"sha256\s+([0-9a-f]{64})\s+published_memory_heldout_kinds2\.yaml", readme).group(1)
-    assert hashlib.sha256(bench.HELDOUT_KINDS2_FILE.read_bytes()).hexdigest() == frozen
-
-
-def test_the_third_round_held_out_file_is_the_frozen_one(bench):
-    readme = (bench.DATA / "published_memory_README.md").read_text(encoding="utf-8")
-    frozen = re.search(r"sha256\s+([0-9a-f]{64})\s+published_memory_heldout_kinds3\.yaml", readme).group(1)
-    assert hashlib.sha256(bench.HELDOUT_KINDS3_FILE.read_bytes()).hexdigest() == frozen
-
-
-def test_the_fourth_round_held_out_file_is_the_frozen_one(bench):
-    readme = (bench.DATA / "published_memory_README.md").read_text(encoding="utf-8")
-    frozen = re.search(r"sha256\s+([0-9a-f]{64})\s+published_memory_heldout_kinds4\.yaml", readme).group(1)
-    assert hashlib.sha256(bench.HELDOUT_KINDS4_FILE.read_bytes()).hexdigest() == frozen
+    frozen = re.search(rf"sha256\s+([0-9a-f]{{64}})\s+{re.escape(name)}", readme).group(1)
+    path = getattr(bench, attr)
+    assert path.name == name and hashlib.sha256(path.read_bytes()).hexdigest() == frozen
 
 
 def test_the_fourth_round_is_read_as_frozen_and_holds_out_only_new_sources(bench):
