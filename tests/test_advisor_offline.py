@@ -95,6 +95,31 @@ def test_over_budget_says_so_and_offers_what_would_work():
     assert "**What would work instead:**" in a.answer and "use QLoRA" in a.answer
 
 
+@pytest.mark.parametrize(
+    "question, verdict, title",
+    [
+        ("Qwen2.5-14B 全量微调，4 张 4090 能跑吗？不行的话预算每月2w租什么？", "**按现在的设置放不下。**", "**不行的话，按你的预算可以租：**"),
+        ("Can I run Llama-3-70B inference on 2x 4090? budget is $2000 a month otherwise", "**No — it does not fit as asked.**",
+         "**What to rent instead, within your budget:**"),
+    ],
+)
+def test_a_feasibility_question_with_a_budget_goes_on_to_what_to_rent(question, verdict, title):
+    a = ask(question)
+    assert a.frame == "feasibility" and tools(a)[0] == "estimate_vram" and "recommend_config" in tools(a)
+    assert a.answer.startswith(verdict), a.answer[:200]  # the question asked is answered first
+    assert a.answer.index(verdict) < a.answer.index(title)
+    rec = next(c for c in a.tool_calls if c.name == "recommend_config").args
+    assert "gpu" not in rec and "max_gpus" not in rec  # instead of the 4090s, not more of them
+    assert a.recommendation is not None
+
+
+def test_a_recommendation_for_someone_with_a_small_card_says_first_whether_it_is_enough():
+    a = ask("显存只有12G，想lora微调qwen2.5-14b，不够的话租什么好，预算每月3000")
+    assert a.frame == "recommend" and tools(a)[0] == "recommend_config" and "estimate_vram" in tools(a)
+    assert a.answer.startswith("**按现在的设置放不下。**") and "12 GB 显存的卡" in a.answer.split("\n")[0]
+    assert a.recommendation is not None and a.recommendation["monthly_cost"] <= 3000
+
+
 def test_missing_information_assumes_and_asks_one_question():
     a = ask("Which GPU should I rent to fine-tune a model?")
     assert "**Assumptions**" in a.answer

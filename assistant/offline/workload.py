@@ -1,9 +1,9 @@
 """From the conversation state to calculator arguments, with every default stated as a typed note.
 
-The capability table of the offline brain lives here as data: what the stated
-workload allows to compute (`capabilities`), and how each slot becomes an
-argument. A default the user did not give becomes an `Assumption` note that the
-answer lists, with the one question that would change the answer most.
+Each slot becomes an argument here (what the stated workload adds beside a
+frame's own answer is the data table in handlers/extras.py). A default the user
+did not give becomes an `Assumption` note that the answer lists, with the one
+question that would change the answer most.
 """
 
 from __future__ import annotations

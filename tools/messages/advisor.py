@@ -303,6 +303,9 @@ MESSAGES: dict = {
         lambda p, f: "**" + _list(p.get("fit"), f) + " fits; " + _list(p.get("nofit"), f) + " does not.**",
         lambda p, f: "**" + _list(p.get("fit"), f) + " 放得下，" + _list(p.get("nofit"), f) + " 放不下。**",
     ),
+    # ------------------------------------------------------------ beside a verdict (assistant/offline/handlers/extras.py)
+    "extra.rent_instead": ("**What to rent instead, within your budget:**", "**不行的话，按你的预算可以租：**"),
+    "extra.rent_within": ("**What to rent for it, within your budget:**", "**按你的预算，可以租：**"),
     # ------------------------------------------------------------ recommendation
     "rec.lead": (_rec_lead, _rec_lead),
     "rec.lead_unpriced": (_rec_unpriced, _rec_unpriced),

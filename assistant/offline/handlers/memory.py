@@ -12,6 +12,7 @@ from typing import Any
 
 from assistant.offline.blocks import Bullets, Composition, Lead, Para
 from assistant.offline.context import TurnContext
+from assistant.offline.handlers.extras import extra_blocks, plan_extras
 from assistant.offline.handlers.base import AnswerCode, Cited, Env, Plan, Results, search, tail
 from assistant.offline.workload import Defaults, workload_args
 from assistant.understand.slots import Frame
@@ -90,6 +91,7 @@ class MemoryHandler:
         else:
             args["also_gpus"] = SHARDED_COUNTS
         plan.call("estimate_vram", "main", **args)
+        plan_extras(ctx, plan)
         _topic_search(plan, ctx, args["mode"])
         return plan
 
@@ -121,7 +123,9 @@ class MemoryHandler:
         note = breakdown_note(v, ctx.lang)
         if note:
             out.add(Para([note]))
-        out.add(*tail(ctx, plan, results, cited, tool_notes=[_note(a) for a in v.get("assumptions", [])[:4]]))
+        extra, extra_notes = extra_blocks(ctx, plan, results, cited, env)
+        out.add(*extra)
+        out.add(*tail(ctx, plan, results, cited, tool_notes=[_note(a) for a in v.get("assumptions", [])[:4]] + extra_notes))
         return out
 
 
@@ -143,6 +147,7 @@ class FeasibilityHandler:
 
     def plan(self, ctx: TurnContext, env: Env) -> Plan:
         plan = self.estimate_plan(ctx, env)
+        plan_extras(ctx, plan)
         _topic_search(plan, ctx, plan.calls[0].args["mode"])
         return plan
 
@@ -207,7 +212,9 @@ class FeasibilityHandler:
         note = breakdown_note(shown, ctx.lang)
         if note:
             out.add(Para([note]))
-        out.add(*tail(ctx, plan, results, cited, tool_notes=[_note(a) for a in v.get("assumptions", [])[:4]]))
+        extra, extra_notes = extra_blocks(ctx, plan, results, cited, env)
+        out.add(*extra)
+        out.add(*tail(ctx, plan, results, cited, tool_notes=[_note(a) for a in v.get("assumptions", [])[:4]] + extra_notes))
         return out
 
 

@@ -57,10 +57,21 @@ class TableCode(NoteCode):
     gpus_cell = "table.gpus_cell"
 
 
-def recommend_plan(ctx: TurnContext, plan: Plan, *, serving: bool = False) -> dict[str, Any]:
+WORKLOAD_KEYS = ("model", "params", "mode", "precision", "seq_len", "batch_size", "lora_rank")
+
+
+def recommend_plan(ctx: TurnContext, plan: Plan, *, serving: bool = False, hardware: bool = True,
+                   searches: bool = True, workload: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The recommender's call for the state. ``hardware=False``: the GPU and count the user named are what another
+    calculation checks (a feasibility verdict), not a constraint on what to rent instead; ``searches=False``: the
+    answer it sits in brings its own passages; ``workload``: that calculation's workload arguments, so both parts of
+    one answer size the same job (the verdict's batch, not a serving load of its own)."""
     d = plan.defaults
     training = bool(ctx.training) and not serving
-    args = workload_args(ctx, d, training=training, inference_default=not training)
+    if workload is not None:
+        args = {k: v for k, v in workload.items() if k in WORKLOAD_KEYS}
+    else:
+        args = workload_args(ctx, d, training=training, inference_default=not training)
     currency = ctx.answer_currency()
     args["currency"] = currency
     is_training = args["mode"] != "inference"
@@ -83,9 +94,9 @@ def recommend_plan(ctx: TurnContext, plan: Plan, *, serving: bool = False) -> di
         args["providers"] = [ctx.get("instance").split("/")[0]]
     if ctx.has("billing"):
         args["billing"] = ctx.get("billing")
-    if ctx.has("gpu_count"):
+    if ctx.has("gpu_count") and hardware:
         args["max_gpus"] = int(ctx.get("gpu_count"))
-    if ctx.gpu:
+    if ctx.gpu and hardware:
         args["gpu"] = ctx.gpu
     if ctx.has("tokens") and is_training:
         args["tokens"] = float(ctx.get("tokens"))
@@ -99,13 +110,15 @@ def recommend_plan(ctx: TurnContext, plan: Plan, *, serving: bool = False) -> di
         if not any(k in load for k in ("concurrency", "requests_per_day", "request_rate")):
             load["concurrency"] = serving_concurrency(ctx, d)
         args.update(load)
-    elif not is_training and "batch_size" not in args:
+    elif not is_training and "batch_size" not in args and workload is None:
         args["batch_size"] = serving_concurrency(ctx, d)
     plan.call("recommend_config", "rec", **args)
     plan.data["period"] = args.get("period", "month")
     plan.data["budget"] = args.get("budget")
     plan.data["budget_currency"] = args.get("budget_currency") or currency  # as the user said it; the tool converts
     plan.data["currency"] = currency
+    if not searches:
+        return args
     en, zh = TOPIC.get(args["mode"], TOPIC["inference"])
     search(plan, zh if ctx.lang == "zh" else en, ctx.lang, key="guide_mode")
     en, zh = SPOT_TOPIC if ctx.get("billing") == "spot" else BILLING_TOPIC
@@ -183,7 +196,10 @@ def _money_cell(amount: float, currency: str, lang: str) -> str:
     return Formatter(lang).money(amount, currency, table=True)
 
 
-def compose_recommendation(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env, *, lead_extra: list | None = None) -> Composition:
+def compose_recommendation(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env, *,
+                           lead_extra: list | None = None, embedded: bool = False) -> Composition:
+    """The pick, its table, the memory breakdown, near-misses and the answer's tail. ``embedded``: under another
+    answer's verdict (which shows the same workload's breakdown and ends with its own tail): neither of those."""
     out = Composition()
     rec = results.get("rec")
     if rec is None or rec.error:
@@ -250,7 +266,7 @@ def compose_recommendation(ctx: TurnContext, plan: Plan, results: Results, cited
             out.add(Para([Note.of(RecCode.every_option, notes=said_below)]))
         if not priced or over_budget:
             _suggestions(out, r, ctx.lang)
-    if r.get("vram"):
+    if r.get("vram") and not embedded:
         note = breakdown_note(r["vram"], ctx.lang)
         if note:
             out.add(Para([note]))
@@ -264,7 +280,8 @@ def compose_recommendation(ctx: TurnContext, plan: Plan, results: Results, cited
         top = priced[0] if priced else options[0]
         caveats = [Note.model_validate(w) for w in top.get("warnings", [])[:2]]
     tool_notes = [Note.model_validate(a) for a in r.get("assumptions", [])[:4]]
-    out.add(*tail(ctx, plan, results, cited, tool_notes=tool_notes, caveats=caveats))
+    if not embedded:
+        out.add(*tail(ctx, plan, results, cited, tool_notes=tool_notes, caveats=caveats))
     return out
 
 
@@ -294,9 +311,18 @@ class RecommendHandler:
     frame = Frame.recommend
 
     def plan(self, ctx: TurnContext, env: Env) -> Plan:
+        from assistant.offline.handlers.extras import plan_extras
+
         plan = Plan()
         recommend_plan(ctx, plan)
+        plan_extras(ctx, plan)
         return plan
 
     def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
-        return compose_recommendation(ctx, plan, results, cited, env)
+        from assistant.offline.handlers.extras import check_lead
+
+        out = compose_recommendation(ctx, plan, results, cited, env)
+        verdict = check_lead(ctx, results, env)
+        if verdict:
+            out.blocks.insert(0, Lead(verdict))  # "is my 24 GB enough?" is answered before what to rent
+        return out

@@ -1,0 +1,117 @@
+"""What the stated workload adds beside the frame's own answer: a data table, not branches.
+
+Issue 9's plan: a model always gets a memory estimate; with hardware, a verdict;
+with a budget, a recommendation within it — "Qwen2.5-14B 全量微调，4 张 4090
+能跑吗？不行的话预算每月2w租什么？" is a feasibility question whose answer goes on
+to what to rent; with the data size and the hardware, how long training takes
+on it (said only where the verdict is that it fits). The mirror: a recommendation
+for someone who says what they have ("I have 24 GB — if that's not enough, what
+should I rent?") first says whether that is enough. Each row names the frames it extends, the slots that must be
+in the state, and the plan key its result comes back under; the handlers plan
+and compose the rows that apply (`plan_extras`, `extra_blocks`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from assistant.offline.blocks import Block, Para
+from assistant.offline.context import TurnContext
+from assistant.offline.handlers.base import Cited, Env, Plan, Results
+from assistant.understand.slots import Frame
+from tools.notes import Note, NoteCode
+
+
+class ExtraCode(NoteCode):
+    rent_instead = "extra.rent_instead"  # the verdict was no: what to rent instead, within the budget
+    rent_within = "extra.rent_within"  # the verdict was yes (or there was none): what to rent, within the budget
+
+
+@dataclass(frozen=True)
+class Extra:
+    key: str  # the plan key of its result
+    frames: frozenset[Frame]
+    needs: tuple[str, ...]  # slots that must all be in the state
+
+
+EXTRAS: tuple[Extra, ...] = (
+    Extra("rec", frozenset({Frame.feasibility, Frame.memory}), ("budget",)),
+    Extra("time", frozenset({Frame.feasibility, Frame.memory}), ("tokens", "gpus")),
+    Extra("check", frozenset({Frame.recommend}), ("available_gib",)),
+)
+TRAINING_MODES = ("full", "lora", "qlora", "pretrain")
+
+
+def applicable(ctx: TurnContext) -> list[Extra]:
+    if not ctx.has_workload:
+        return []
+    return [e for e in EXTRAS if ctx.frame in e.frames and all(ctx.has(s) for s in e.needs)]
+
+
+def plan_extras(ctx: TurnContext, plan: Plan) -> None:
+    main = next((c for c in plan.calls if c.key in ("main", "rec")), None)
+    for extra in applicable(ctx):
+        if extra.key == "rec":
+            from assistant.offline.handlers.recommend import recommend_plan
+
+            # The GPUs the user named are what the verdict checks; what to rent instead is not bound to them.
+            recommend_plan(ctx, plan, hardware=False, searches=False, workload=main.args if main else None)
+        elif extra.key == "time" and main is not None and main.args.get("mode") in TRAINING_MODES:
+            args = {k: main.args[k] for k in ("model", "params", "mode", "precision") if k in main.args}
+            args.update(gpu=ctx.gpu, gpus=int(ctx.get("gpu_count") or 1), tokens=float(ctx.get("tokens")))
+            if ctx.has("epochs"):
+                args["epochs"] = float(ctx.get("epochs"))
+            plan.call("estimate_train_time", "time", **args)
+        elif extra.key == "check" and main is not None and "available_gib" in ctx.stated:
+            from assistant.offline.handlers.recommend import WORKLOAD_KEYS
+
+            args = {k: v for k, v in main.args.items() if k in WORKLOAD_KEYS}
+            args["fit_targets"] = [{"available_gib": float(ctx.get("available_gib")), "count": int(ctx.get("gpu_count") or 1)}]
+            plan.call("estimate_vram", "check", **args)
+
+
+def _verdict_no(results: Results, key: str = "main") -> bool:
+    main = results.get(key)
+    if main is None or main.error:
+        return False
+    targets = (main.result.get("fit") or {}).get("targets") or []
+    return any(not t.get("fits") for t in targets)
+
+
+def extra_blocks(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> tuple[list[Block], list[Note]]:
+    """The blocks the extras add under the frame's answer, and the tool notes they bring to its tail."""
+    blocks: list[Block] = []
+    notes: list[Note] = []
+    rec = results.get("rec")
+    if rec is not None and not rec.error:
+        no = _verdict_no(results)
+        # A budget stated earlier in the conversation shows the alternative only where the verdict is no; one stated
+        # with this question is part of what it asks.
+        if no or "budget" in ctx.stated:
+            from assistant.offline.handlers.recommend import compose_recommendation
+
+            blocks.append(Para([Note.of(ExtraCode.rent_instead if no else ExtraCode.rent_within)]))
+            blocks.extend(compose_recommendation(ctx, plan, results, cited, env, embedded=True).blocks)
+            notes.extend(Note.model_validate(a) for a in rec.result.get("assumptions", [])[:2] if isinstance(a, dict))
+    time = results.get("time")
+    if time is not None and not time.error and not _verdict_no(results):
+        from assistant.offline.handlers.training import TimeCode
+
+        r = time.result
+        blocks.insert(0, Para([Note.of(TimeCode.lead, model=env.model_name(r["model"]), mode=time.args.get("mode"), gpus=r["gpus"],
+                                       gpu=r["gpu"], hours=r["hours"], days=r["days"], gpu_hours=r["gpu_hours"], mfu=r["mfu"])]))
+        notes.extend(Note.model_validate(a) for a in r.get("assumptions", [])[:1] if isinstance(a, dict))
+    return blocks, notes
+
+
+
+def check_lead(ctx: TurnContext, results: Results, env: Env) -> list[Note]:
+    """The verdict on the memory the user has, said before the recommendation ('check' above)."""
+    check = results.get("check")
+    if check is None or check.error:
+        return []
+    from assistant.offline.handlers.memory import _verdict
+
+    targets = (check.result.get("fit") or {}).get("targets") or []
+    if len(targets) != 1:
+        return []
+    return [_verdict(targets[0], env.model_name(check.result["model"]), check.result["mode"])]
