@@ -136,3 +136,32 @@ def test_a_bare_size_after_a_catalog_model_names_its_sibling(u):
 def test_learning_rate_is_not_a_price(u):
     tr = u.turn("what learning rate for Qwen2.5-7B LoRA on a 4090?", ConversationState())
     assert tr.frame != Frame.cost
+
+
+@pytest.fixture(scope="module")
+def unsure(u):
+    """The frame decider with a real model that leans to guidance and is sure of nothing (p < LOW_CONFIDENCE for
+    every turn): what the fallbacks for a stated workload decide."""
+    import numpy as np
+
+    from assistant.understand.features import FEATURE_NAMES, FRAMES, INDEX
+    from assistant.understand.frames import LOW_CONFIDENCE, FrameDecider
+    from assistant.understand.model import FrameModel
+
+    w = np.zeros((len(FEATURE_NAMES), len(FRAMES)), dtype=np.float32)
+    w[INDEX["bias"], FRAMES.index(Frame.guidance)] = 1.0
+    model = FrameModel(w)
+    assert model.predict(np.eye(1, len(FEATURE_NAMES), INDEX["bias"])[0])[1] < LOW_CONFIDENCE
+    return FrameDecider(bank=None, fast=model, full=None)
+
+
+@pytest.mark.parametrize("text,frame", [
+    # a serving engine named with the workload: its memory question is about the KV pool
+    ("A10上用vllm跑qwen2.5-7b，max_model_len 8192，KV cache还剩多少显存", Frame.serving),
+    ("llama-3.1-8b on an L4 under vllm: how much memory is left for kv cache?", Frame.serving),
+    # no engine, or training: the memory estimate
+    ("qwen2.5-7b 在 A10 上显存够吗", Frame.feasibility),
+    ("how much memory does a LoRA of llama-3.1-8b need, kv cache included?", Frame.memory),
+])
+def test_an_unsure_model_still_computes_the_stated_workload(u, unsure, text, frame):
+    assert unsure.decide(u.reader.read(text), ConversationState()).frame == frame

@@ -176,6 +176,9 @@ class FrameDecider:
                 # a new question with no GPU, model, cloud or AI word in it ("how do i speed up my python script?")
                 return FrameDecision(Frame.out_of_scope, p, "nothing of the domain in a new question")
             if p < LOW_CONFIDENCE and frame in (Frame.guidance, Frame.out_of_scope, Frame.chitchat) and (f.workload and f.has("memory", "feasibility")):
+                if f.has("serving") and (f.inference or "engine" in f.stated) and not f.training:
+                    # "3090上vllm跑llama3.1-8b … kv cache还剩多少G": a serving engine's memory is its KV pool
+                    return FrameDecision(Frame.serving, p, "workload on a serving engine")
                 return FrameDecision(Frame.feasibility if f.hardware else Frame.memory, p, "workload")
             if (p < UNSURE and not f.workload and not f.hardware and f.in_domain and f.has("guidance", "howto", "troubleshoot")
                     and frame not in (Frame.guidance, Frame.spec, Frame.catalog_filter, Frame.comparison)):
