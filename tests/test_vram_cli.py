@@ -198,3 +198,14 @@ def test_train_time_bad_input(capsys, argv, message):
     assert code == 2
     assert message in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+
+def test_no_logits_upcast_shrinks_the_loss_of_a_16bit_pretraining_run(capsys):
+    base = ["vram", "--model", "gpt2", "--mode", "pretrain", "--precision", "bf16", "--no-autocast", "--batch-size", "8",
+            "--seq-len", "1024"]
+    hf = run_json(capsys, *base)
+    own = run_json(capsys, *base, "--no-logits-upcast")
+    assert own["breakdown_gib"]["logits"] < hf["breakdown_gib"]["logits"]
+    code, _, err = run_cli(capsys, "vram", "--model", "gpt2", "--mode", "inference", "--no-logits-upcast")
+    assert code == 2 and "logits_upcast" in err and "Traceback" not in err

@@ -109,6 +109,11 @@ class VramRequest(Strict):
                                                               "default, 4.5 bits")
     bnb_compute_fp32: bool = Field(default=False, description="bitsandbytes 4-bit computing in fp32 (BitsAndBytesConfig's "
                                                                "default compute dtype)")
+    logits_upcast: bool | None = Field(
+        default=None, description="whether the training loss casts the logits to fp32 first. None: the model family's HF "
+                                  "implementation decides; False: the loss runs on the logits' own 16-bit dtype (a loss "
+                                  "written in the training script: LLMs-from-scratch, ColossalAI's GPT benchmark); True: it "
+                                  "upcasts. Autocast and fp32 training run the loss in fp32 whatever is stated")
 
     @model_validator(mode="after")
     def _check(self) -> "VramRequest":
@@ -122,6 +127,9 @@ class VramRequest(Strict):
             raise InputError(Note.of(ErrorCode.field_needs, field="ac_option", needs="checkpointing=selective"))
         if self.kbit_recast_bf16 and not self.kbit_prepare:
             raise InputError(Note.of(ErrorCode.field_needs, field="kbit_recast_bf16", needs="kbit_prepare"))
+        if self.logits_upcast is not None and (self.mode == Mode.inference or self.chunked_loss):
+            needs = "chunked_loss=false" if self.chunked_loss else "mode=full|lora|qlora|pretrain"
+            raise InputError(Note.of(ErrorCode.field_needs, field="logits_upcast", needs=needs))
         if (not self.bnb_double_quant or self.bnb_compute_fp32) and not four_bit:
             field = "bnb_double_quant" if not self.bnb_double_quant else "bnb_compute_fp32"
             raise InputError(Note.of(ErrorCode.field_needs, field=field, needs="precision=nf4|int4|mode=qlora"))

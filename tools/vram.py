@@ -38,9 +38,11 @@ sizes follow the precision regime (pure 16-bit; AMP over fp32 weights, where nor
 residual stream stay fp32 and every linear layer casts its own input; fp32), dropout masks are 1 byte,
 eager attention keeps its softmax in fp32 where the implementation upcasts. Encoder-decoder models count
 the decoder's cross-attention, the decoder over `target_len` tokens (default: the input length). The loss
-keeps fp32 copies of the logits only where the model upcasts them or autocast runs it (`_logit_bytes`). Sharded trainers add what they gather (ZeRO-3/FSDP layers, the FSDP root
-unit or DeepSpeed's largest module) and their communication buckets. The KV cache is
-`tools.kv_cache.kv_cache` (GQA/MQA, MLA, per-layer sliding windows). Three framework facts count only when the
+keeps fp32 copies of the logits only where the model upcasts them or autocast runs it, and counts the larger of
+what it holds in forward (the logits and their copies) and at the start of backward (log-softmax's output and two
+gradients), since the step function frees the logits before backward (`_logit_bytes`). Sharded trainers add what
+they gather (ZeRO-3/FSDP layers, the FSDP root unit or DeepSpeed's largest module) and their communication
+buckets. The KV cache is `tools.kv_cache.kv_cache` (GQA/MQA, MLA, per-layer sliding windows). Three framework facts count only when the
 request states them (defaults keep the estimate as it was): `autocast` (HF Trainer's bf16=True autocasts over 16-bit
 weights too, so the loss is fp32), `foreach_step` (torch's multi-tensor AdamW builds a state-sized buffer during the
 step, after backward freed the activations) and `kbit_prepare` (PEFT's prepare_model_for_kbit_training upcasts the
@@ -48,7 +50,8 @@ non-quantised weights of a bitsandbytes base to fp32, and the residual stream wi
 buffers and the recomputed layer are held one after the other, so the larger counts; torchtitan's op-level and
 layer-level selective checkpointing count when the request states `ac_option` (`_op_sac_token_bytes`), and so do
 freed gradients (`grads_to_none`), TRL's bf16 recast after the k-bit upcast and bitsandbytes' quantisation options
-(VramRequest fields, each checked there against the setting it qualifies). Every constant is
+(VramRequest fields, each checked there against the setting it qualifies), and whether a loss written in the
+training script upcasts the logits (`logits_upcast`). Every constant is
 commented where it is used and every default that was assumed is listed in `VramEstimate.assumptions`.
 """
 
@@ -184,21 +187,32 @@ FULL32 = _Regime(stream=4, compute=4, cast_per_linear=False, label="fp32")
 
 
 # Output layer, bytes per logit (s·b·V of them). Korthikanti §4.3 counts 4
-# (Megatron's fused vocab-parallel cross-entropy). HF Trainer's default loss
-# keeps the bf16 logits (2), upcasts them to fp32 (4), saves log-softmax's fp32
-# output (4) and builds an fp32 gradient (4) during backward: 2 + 3·4 = 14
-# (`_logit_bytes`). Chunked or fused losses (torchtune, LitGPT, Unsloth, Liger)
-# keep about the bf16 logits and one fp32 chunk: ~4. Calibrated on
-# tests/data/published_memory.yaml.
+# (Megatron's fused vocab-parallel cross-entropy). Chunked or fused losses (torchtune, LitGPT, Unsloth, Liger) keep
+# about the bf16 logits and one fp32 chunk: ~4. Calibrated on tests/data/published_memory.yaml.
 LOGITS_BYTES_CHUNKED = 4
-# The three loss-sized tensors of that count (the copy the loss reads, log-softmax's saved output, its gradient) are
-# fp32 when the model upcasts the logits (`layer_style(...).fp32_logits`), when torch autocast runs the loss
-# (cross_entropy / log_softmax / nll_loss are on autocast's fp32 list: PyTorch AMP docs, "CUDA Ops that can autocast
-# to float32"), or in fp32 training. Autocast runs under HF Trainer/accelerate mixed precision over fp32 master weights
-# or fp32 LoRA adapters, but not under DeepSpeed (transformers Trainer: "deepspeed and SageMaker Model Parallel manage
-# their own half precision", so no autocast context) nor in pure 16-bit training. Otherwise all three stay in the
-# logits' 16-bit dtype: 2 + 3·2 = 8 B per logit (Qwen (v1) and T5 under DeepSpeed).
-LOSS_COPIES = 3
+# A full-vocabulary loss (`_logit_bytes`) is held at two moments that never overlap, and the larger counts:
+# * forward, as the loss is computed: the logits in the compute dtype, their fp32 copy where the loss upcasts
+#   (HF transformers ForCausalLMLoss `logits = logits.float()`), the shifted `.contiguous()` copy the loss reads
+#   (`shift_logits = logits[..., :-1, :].contiguous()`: the HF causal-LM heads of older transformers releases, Qwen
+#   (v1)'s remote code, ColossalAI's GPTLMLoss; today's transformers/loss/loss_utils.py ForCausalLMLoss pads and shifts
+#   the labels instead, one copy fewer, which a request cannot tell apart) and log-softmax's output (torch
+#   cross_entropy = nll_loss(log_softmax(x))): `LOSS_FORWARD_COPIES` loss-sized tensors beside the logits;
+# * backward, at the loss: log-softmax's saved output, the gradient nll_loss's backward builds, and the gradient
+#   log-softmax's backward builds from them (`_log_softmax_backward_data`) before either is freed:
+#   `LOSS_BACKWARD_COPIES` loss-sized tensors. The logits and the copies are no longer held then: autograd saves none of
+#   them (the cast and the slice save no input, log-softmax saves its result), and the step function returns the loss
+#   alone (HF Trainer `compute_loss` returns `loss` unless `return_outputs`; a Lightning `training_step`; a plain loop's
+#   `calc_loss_batch`), so its locals, the model's output among them, are freed before `loss.backward()`. (A loop that
+#   keeps the output through backward, as nanoGPT's `logits, loss = model(X, Y)` does, holds the logits too.)
+# The loss-sized tensors are fp32 when the model upcasts the logits (`layer_style(...).fp32_logits`), when torch
+# autocast runs the loss (cross_entropy / log_softmax / nll_loss are on autocast's fp32 list: PyTorch AMP docs, "CUDA
+# Ops that can autocast to float32"), or in fp32 training. Autocast runs under HF Trainer/accelerate mixed precision
+# over fp32 master weights or fp32 adapters, but not under DeepSpeed (transformers Trainer: "deepspeed and SageMaker
+# Model Parallel manage their own half precision", so no autocast context) nor in pure 16-bit training. So: the HF default
+# over 16-bit logits max(2 + 4 + 2·4, 3·4) = 14 B per logit; a loss in the logits' own 16-bit dtype (Qwen (v1) and T5
+# under DeepSpeed, a plain bf16 loop) max(2 + 2·2, 3·2) = 6; fp32 training max(4 + 2·4, 3·4) = 12.
+LOSS_FORWARD_COPIES = 2
+LOSS_BACKWARD_COPIES = 3
 # Full recomputation keeps only each layer's input: s·b·h elements of the residual stream per layer.
 
 
@@ -849,9 +863,11 @@ def _training_activations(model: ModelSpec, shape: Shape | None, req: VramReques
     if model.kind == ModelKind.encoder and req.mode != Mode.pretrain:
         acc.say(VramCode.encoder_head)
     else:
-        per_logit, fp32_loss = _logit_bytes(style, reg, autocast, req.chunked_loss)
+        upcast = _logits_upcast(req)
+        per_logit, fp32_loss = _logit_bytes(style, reg, autocast, req.chunked_loss, upcast)
         acc.logit_bytes = per_logit
-        acc.say(VramCode.logits, bytes_per_logit=per_logit, chunked=req.chunked_loss, fp32_loss=fp32_loss)
+        stated = {} if upcast is None or req.chunked_loss else {"upcast_stated": upcast}
+        acc.say(VramCode.logits, bytes_per_logit=per_logit, chunked=req.chunked_loss, fp32_loss=fp32_loss, **stated)
         out_tokens = dec_seq if shape.encoder_decoder else seq  # the LM head runs over the decoder's tokens
         logits = per_logit * out_tokens * b * shape.vocab / tp
     if option is not None and not shape.encoder_decoder:
@@ -933,13 +949,28 @@ def _half(p: Precision) -> Precision:
     return Precision.fp16 if p == Precision.fp16 else Precision.bf16
 
 
-def _logit_bytes(style: LayerStyle, reg: _Regime, autocast: bool, chunked: bool) -> tuple[int, bool]:
-    """(bytes per logit the output layer and its loss keep, whether the loss runs in fp32): the logits in the compute
-    dtype plus `LOSS_COPIES` loss-sized tensors (HF: 2 + 3·4 = 14; a 16-bit loss: 2 + 3·2 = 8; fp32: 4 + 3·4)."""
+def _logits_upcast(req: VramRequest) -> bool | None:
+    """Whether the loss upcasts the logits to fp32, as `VramRequest.logits_upcast` states it (None: the family's HF
+    implementation decides)."""
+    return req.logits_upcast
+
+
+def _logit_bytes(style: LayerStyle, reg: _Regime, autocast: bool, chunked: bool,
+                 upcast_stated: bool | None = None) -> tuple[int, bool]:
+    """(bytes per logit the output layer and its loss hold at the larger of their two moments, whether the loss runs in
+    fp32): forward, the logits in the compute dtype + their fp32 copy where the loss upcasts + `LOSS_FORWARD_COPIES`
+    loss-sized tensors; backward, `LOSS_BACKWARD_COPIES` loss-sized tensors (HF: 14; a 16-bit loss: 6; fp32: 12)."""
     if chunked:
         return LOGITS_BYTES_CHUNKED, True
-    fp32_loss = style.fp32_logits or autocast or reg.compute == FP32
-    return reg.compute + LOSS_COPIES * (FP32 if fp32_loss else reg.compute), fp32_loss
+    # stated: a loss written in the training script decides, not the family's current HF implementation
+    # (LLMs-from-scratch ch05/10_llm-training-speed/01_opt_single_gpu.py calc_loss_batch: cross_entropy on the bf16
+    # logits; ColossalAI-Pytorch-lightning benchmark/gpt/model.py GPTLMLoss on GPT2LMHeadModel's fp16 logits)
+    model_upcasts = style.fp32_logits if upcast_stated is None else upcast_stated
+    fp32_loss = model_upcasts or autocast or reg.compute == FP32
+    loss = FP32 if fp32_loss else reg.compute
+    upcast = FP32 if loss != reg.compute else 0  # `logits.float()` is a new tensor only over 16-bit logits
+    forward = reg.compute + upcast + LOSS_FORWARD_COPIES * loss
+    return max(forward, LOSS_BACKWARD_COPIES * loss), fp32_loss
 
 
 def _formula(model: ModelSpec, shape: Shape | None, req: VramRequest, ckpt: Checkpointing, flash: bool,

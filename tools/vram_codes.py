@@ -89,7 +89,7 @@ class VramCode(NoteCode):
     adafactor = "vram.adafactor"
     sgd = "vram.sgd"  # half
     pipeline_activations = "vram.pipeline_activations"
-    logits = "vram.logits"  # bytes_per_logit, chunked, fp32_loss
+    logits = "vram.logits"  # bytes_per_logit, chunked, fp32_loss, upcast_stated (bool, only when the request states it)
     dropout_masks = "vram.dropout_masks"  # family
     amp_activations = "vram.amp_activations"
     eager_only = "vram.eager_only"  # model

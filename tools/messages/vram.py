@@ -96,22 +96,36 @@ def _logits(zh: bool):
     def render(p: dict, f: Formatter) -> str:
         n = p["bytes_per_logit"]
         half_loss = not p.get("chunked") and p.get("fp32_loss") is False
+        stated = p.get("upcast_stated")  # only where the request states whether the loss upcasts
+        as_stated = stated is not None and not p.get("chunked") and p.get("fp32_loss") == stated
         if zh:
             if p.get("chunked"):
                 how = "分块/融合损失函数"
+            elif as_stated:
+                how = ("按所述，损失函数先把 logits 转为 fp32" if stated else
+                       "按所述，损失函数直接在 16 bit logits 上计算（训练脚本自己写的损失函数，没有 `.float()`）")
             elif half_loss:
                 how = ("损失函数直接在 16 bit logits 上计算：模型实现不把 logits 转为 fp32，且没有 autocast（DeepSpeed 或纯 16 bit 训练）；"
                        "分块损失函数约为 4 字节")
             else:
                 how = "HF `Trainer` 默认损失函数：完整 fp32 logits；torchtune/LitGPT/Unsloth 的分块损失函数约为 4 字节"
+            if not p.get("chunked"):
+                how += "；取前向（logits 及其副本）与反向开始时（`log_softmax` 输出和两个梯度）两者中较大的一个"
             return f"输出层：每个 logit {n} 字节 × 序列长度 × batch × 词表（{how}）"
         if p.get("chunked"):
             how = "chunked/fused loss"
+        elif as_stated:
+            how = ("as stated, the loss casts the logits to fp32 first" if stated else
+                   "as stated, the loss runs on the logits in their own 16-bit dtype (a loss written in the training "
+                   "script, no `.float()`)")
         elif half_loss:
             how = ("the loss runs on the 16-bit logits: the model's code does not upcast them and no autocast runs "
                    "(DeepSpeed or pure 16-bit training); a chunked loss keeps about 4 B")
         else:
             how = "HF Trainer default loss: full fp32 logits; a chunked loss as in torchtune/LitGPT/Unsloth keeps about 4 B"
+        if not p.get("chunked"):
+            how += "; the larger of what forward holds (the logits and their copies) and what backward starts with " \
+                   "(log-softmax's output and two gradients)"
         return f"output layer: {n} B per logit × seq × batch × vocab ({how})"
 
     return render
