@@ -162,6 +162,9 @@ def unsure(u):
     # no engine, or training: the memory estimate
     ("qwen2.5-7b 在 A10 上显存够吗", Frame.feasibility),
     ("how much memory does a LoRA of llama-3.1-8b need, kv cache included?", Frame.memory),
+    # a deployment's own figure asked for, nothing to explain: computed; a why about it stays guidance
+    ("qwen2.5-7b on an L40S in vllm - how big is the kv cache pool, in tokens?", Frame.serving),
+    ("why is the latency so bad for qwen2.5-7b on an L40S in vllm?", Frame.guidance),
 ])
 def test_an_unsure_model_still_computes_the_stated_workload(u, unsure, text, frame):
     assert unsure.decide(u.reader.read(text), ConversationState()).frame == frame

@@ -187,6 +187,11 @@ class FrameDecider:
                     and frame not in (Frame.guidance, Frame.spec, Frame.catalog_filter, Frame.comparison)):
                 # "what's the difference between LoRA and QLoRA?" after a workload: a concept, not the workload again
                 return FrameDecision(Frame.guidance, p, "unsure: a concept question naming no workload or hardware")
+            if (p < UNSURE and frame == Frame.guidance and f.workload and f.hardware and "serving" in r.question_cues
+                    and not r.question_cues & {"guidance", "troubleshoot", "howto"}):
+                # "llama-3-8b on an h100 in vllm - how big is the kv cache pool?": a deployment's own figure, asked for
+                # with nothing to explain — compute it
+                return FrameDecision(Frame.serving, p, "unsure: a stated deployment's figure, nothing to explain")
             if frame in (Frame.feasibility, Frame.memory) and "troubleshoot" in r.question_cues and not f.has("howmany"):
                 # "OOM on my 3090 with llama-7b LoRA — what am I doing wrong?": help with a failure; the guidance
                 # answer still computes the stated setup (handlers/talk.py)
