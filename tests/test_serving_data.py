@@ -169,10 +169,12 @@ def test_calibrate_ttft_reproduces_the_committed_overhead(cat, capsys):
 
 
 def test_the_fitters_read_the_calibration_files_only_and_the_report_labels_each_round(cat):
-    """Rounds 1 and 2 are spent (reported, labelled so) but the fitters still read the calibration files only
-    (FIT_SPLITS); a fresh round is never among them."""
+    """Rounds 1-3 are spent (reported, labelled so) but `--calibrate` still reads the calibration files only
+    (FIT_SPLITS) and `--calibrate-moe` the calibration files and the spent rounds; a fresh round is never among them."""
     assert SC.FIT_SPLITS == (SC.Split.calibration,)
-    assert SC.Split.heldout3 not in SC.FIT_SPLITS and set(SC.SPENT) == {SC.Split.heldout1, SC.Split.heldout2}
+    assert set(SC.SPENT) == {SC.Split.heldout1, SC.Split.heldout2, SC.Split.heldout3}
+    assert set(SC.MOE_FIT_SPLITS) == {SC.Split.calibration, *SC.SPENT}
+    assert SC.Split.heldout4 not in SC.FIT_SPLITS and SC.Split.heldout4 not in SC.MOE_FIT_SPLITS
     fitted = {f for f, _c in SC.fit_cases()}
     assert fitted and all(SC.split_of(DATA / f) == SC.Split.calibration for f in fitted)
     for file, held, _s, _c in CASES:
@@ -180,6 +182,7 @@ def test_the_fitters_read_the_calibration_files_only_and_the_report_labels_each_
     rows = SC.evaluate(cat, round2=False, round3=False)
     assert {r.split for r in rows} == {SC.Split.calibration, SC.Split.heldout1}
     text = SC.report(cat, round2=False, round3=False)
+    assert "| held out, round 3 (spent) | throughput |" in SC.report(cat)
     assert "held out, round 1 (spent)" in text and "not evaluated in this run" in text
     assert "held out, round 2 (spent) |" not in text
 
@@ -189,7 +192,8 @@ def test_the_fitters_read_the_calibration_files_only_and_the_report_labels_each_
     [
         ("heldout_blog_vllm_rtx4090.yaml", "heldout1"),  # round 1 files carry no number
         ("heldout2_vllm_issue_20469.yaml", "heldout2"),
-        ("heldout3_some_source.yaml", "heldout3"),  # a round-3 file is its own split, never a spent one
+        ("heldout3_some_source.yaml", "heldout3"),  # round 3: spent since its one evaluation
+        ("heldout4_some_source.yaml", "heldout4"),  # round 4: its own split, the held-out test
         ("gpustack_qwen3_14b.yaml", "calibration"),
     ],
 )
@@ -219,24 +223,24 @@ def test_round_two_prefix_cache_errata_leave_tpot_and_e2e():
     assert [m.metric for m in issue[0].measured] == [SC.Metric.ttft_ms]  # one run of 30 prompts: left as frozen
 
 
-def test_a_placed_round_three_is_reported_as_the_held_out_test_and_never_fitted(cat, tmp_path, monkeypatch):
-    """When the lead places `heldout3_*` files beside the others, the report leads with round 3's targets and the
-    fitters' case list is unchanged (a copy of one calibration source, renamed as a round-3 file, stands in for it)."""
+def test_a_placed_round_four_is_reported_as_the_held_out_test_and_never_fitted(cat, tmp_path, monkeypatch):
+    """When the lead places `heldout4_*` files beside the others, the report leads with round 4's targets and neither
+    fitter's case list changes (a copy of one calibration source, renamed as a round-4 file, stands in for it)."""
     import shutil
 
-    for name in ("lambda_vllm_benchmark.yaml", "heldout2_vllm_issue_20469.yaml"):
+    for name in ("lambda_vllm_benchmark.yaml", "heldout2_vllm_issue_20469.yaml", "heldout3_benhamm_sglang_b200.yaml"):
         shutil.copy(DATA / name, tmp_path / name)
     raw = yaml.safe_load((DATA / "blog_vllm_a100_40gb.yaml").read_text(encoding="utf-8"))
     for case in raw["cases"]:
-        case["id"] = "r3-" + case["id"]
-    (tmp_path / "heldout3_stand_in.yaml").write_text(yaml.safe_dump(raw), encoding="utf-8")
+        case["id"] = "r4-" + case["id"]
+    (tmp_path / "heldout4_stand_in.yaml").write_text(yaml.safe_dump(raw), encoding="utf-8")
     monkeypatch.setattr(SC, "DATA", tmp_path)
     monkeypatch.setattr(SC, "ERRATA", tmp_path / "errata.yaml")
-    fitted = {f for f, _c in SC.fit_cases()}
-    assert fitted == {"lambda_vllm_benchmark.yaml"}
+    assert {f for f, _c in SC.fit_cases()} == {"lambda_vllm_benchmark.yaml"}
+    assert {f for f, _c in SC.moe_fit_cases(cat)} == {"heldout3_benhamm_sglang_b200.yaml"}  # a spent round's MoE run
     text = SC.report(cat)
     targets = text.split("## Targets", 1)[1].split("What round", 1)[0]
     assert "is the held-out test:" in targets
-    assert targets.index("held out, round 3, ") < targets.index("held out, round 2 (spent), ")
-    assert "| held out, round 3 | throughput |" in text and "| held out 3 | [r3-" in text
-    assert "held out, round 3" not in SC.report(cat, round3=False)
+    assert targets.index("held out, round 4, ") < targets.index("held out, round 3 (spent), ")
+    assert "| held out, round 4 | throughput |" in text and "| held out 4 | [r4-" in text
+    assert "held out, round 4" not in SC.report(cat, round4=False)

@@ -56,9 +56,9 @@ def test_decode_reads_every_weight_but_the_untied_embedding(cat):
     p = _plan(cat, "llama-3-8b")
     step = step_time(p, 1, 1)
     read = weight_bytes(cat.model("llama-3-8b"), WeightFormat.bf16) - 128_256 * 4_096 * 2
-    assert step.weights_ms == pytest.approx(read / p.bandwidth)
+    assert step.weights_ms == pytest.approx(read / p.weight_bandwidth)
     tied = _plan(cat, "qwen2.5-0.5b")
-    assert step_time(tied, 1, 1).weights_ms == pytest.approx(tied.weights_gpu / tied.bandwidth)
+    assert step_time(tied, 1, 1).weights_ms == pytest.approx(tied.weights_gpu / tied.weight_bandwidth)
 
 
 def test_tensor_parallel_shards_the_table_too(cat):
@@ -93,5 +93,5 @@ def test_moe_keeps_its_expert_discount_and_drops_the_table(cat):
     p = _plan(cat, "qwen3-30b-a3b", gpu="A100-80GB")
     step = step_time(p, 1, 1)
     touched = p.weights_gpu * (1 - p.expert_share + p.expert_share * 8 / 128)
-    assert step.weights_ms == pytest.approx((touched - 151_936 * 2_048 * 2) / p.bandwidth)
-    assert step.weights_ms * p.bandwidth / GIB < 7.0  # a few GiB per token, not the 57 GiB of all experts
+    assert step.weights_ms == pytest.approx((touched - 151_936 * 2_048 * 2) / p.weight_bandwidth)
+    assert step.weights_ms * p.weight_bandwidth / GIB < 7.0  # a few GiB per token, not the 57 GiB of all experts

@@ -43,6 +43,7 @@ from tools.serving_perf import (
     quality_caveats,
     seq_kv_bytes,
     static_batch,
+    weight_read_note,
 )
 from tools.serving_profiles import BITS_PER_WEIGHT, FORMAT_FACTOR_CALIBRATED, Engine, compute_precision, linear_only
 from tools.serving_types import (
@@ -227,9 +228,13 @@ def _assumptions(model: ModelSpec, gpu: GPU, req: ServingRequest, plan: Plan, es
 
         micro = max(1.0, est.concurrency / est.pp)
         touched = touched_fraction(model.moe_experts, model.moe_active_experts, micro) * model.moe_experts
+        extra = {"moe_layer_overhead_us": prof.moe_layer_overhead_us} if prof.moe_layer_overhead_us else {}
         notes.append(Note.of(ServingCode.moe, experts=model.moe_experts, active_experts=model.moe_active_experts,
-                             touched_experts=round(touched, 1), batch_tokens=round(micro, 1)))
+                             touched_experts=round(touched, 1), batch_tokens=round(micro, 1), **extra))
     d = est.decode
+    capped = weight_read_note(plan)
+    if capped is not None:
+        notes.append(capped)
     notes.append(Note.of(ServingCode.decode, weights_ms=round(d.weights_ms, 3), kv_ms=round(d.kv_ms, 3),
                          compute_ms=None if d.compute_ms is None else round(d.compute_ms, 3),
                          overhead_ms=round(d.overhead_ms, 3), step_ms=round(d.step_ms, 3), bound=d.bound))

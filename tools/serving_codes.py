@@ -33,8 +33,11 @@ class ServingCode(NoteCode):
     memory_context = "serving.memory_context"  # engine, buffer_gib
     max_seqs = "serving.max_seqs"  # engine, max_num_seqs
     kv_dtype = "serving.kv_dtype"  # kv_dtype, bytes_per_element
-    moe = "serving.moe"  # experts, active_experts, touched_experts, batch_tokens
+    moe = "serving.moe"  # experts, active_experts, touched_experts, batch_tokens; moe_layer_overhead_us where the
+    # engine's MoE layers pay a fixed time per step (vLLM, SGLang)
     decode = "serving.decode"  # weights_ms, kv_ms, compute_ms, overhead_ms, step_ms, bound
+    weight_read_cap = "serving.weight_read_cap"  # gpu, cap_gb_s, bandwidth_gb_s, cap_share, sm_ghz, bytes_per_sm_clock:
+    # small-batch decode reads the weights below the engine's bandwidth efficiency (memory-level parallelism per SM)
     prefill = "serving.prefill"  # input_tokens, prefill_ms, mfu, peak_tflops
     compute_unknown = "serving.compute_unknown"  # gpu, precision
     compute_precision = "serving.compute_precision"  # weights, precision, peak_tflops

@@ -2,13 +2,22 @@
 
 Decode step (one token for every sequence in the batch, per replica)::
 
-    t_mem     = (weights touched + the batch's KV cache) / (bandwidth × efficiency × format factor)
+    t_mem     = weights touched / (weight-read bandwidth × format factor)
+                + the batch's KV cache / (bandwidth × efficiency)
+    weight-read bandwidth = min(bandwidth × efficiency, SMs × clock × bytes in flight per SM and cycle)
+
     t_compute = 2 · (N_layers,active + N_head) · B / (tp · peak · decode_mfu)
+
+The second term of the weight-read bandwidth is memory-level parallelism (Little's law): a decode step's matrix-vector
+kernels keep a bounded number of bytes in flight per SM, so a GPU with fast HBM for its SM count (H20, and the A100's
+2 TB/s on 108 SMs at 1.41 GHz) cannot reach its bandwidth efficiency on them (tools/serving_profiles.py
+`WEIGHT_READ_PARALLELISM`, with the sources). It is applied at every batch: the weight term matters most at small ones.
 
 "Weights touched" leaves out an untied input-embedding table: the embedding is a lookup (vLLM's
 VocabParallelEmbedding runs F.embedding), so a step reads one row per token, not the table; the LM head is a matmul
 over the vocabulary and is read and multiplied every step (with tied embeddings it is the same table).
     t_step    = pp · max(t_mem, t_compute) per stage  +  step overhead  +  layers · per-layer launch overhead
+                +  layers · the MoE kernel chain's fixed time (MoE models; vLLM and SGLang's Triton fused MoE)
                 +  B · per-sequence CPU time (scheduling, sampling)  +  2 · layers all-reduces (tp > 1)
 
 MoE layers read only the experts the batch touches: of E experts with k per token, a batch of B tokens
@@ -71,6 +80,7 @@ from tools.serving_profiles import (
     ALLREDUCE_LATENCY_US,
     BITS_PER_WEIGHT,
     FORMAT_BANDWIDTH_FACTOR,
+    FP32_LANES_PER_SM,
     LLAMACPP_COMPUTE_BUFFER_GIB,
     NON_TORCH_GIB,
     PCIE_GBPS,
@@ -91,6 +101,7 @@ from tools.serving_profiles import (
     VLLM_BATCHED_TOKENS,
     VLLM_BIG_GPU_GIB,
     VLLM_MAX_SEQS,
+    WEIGHT_READ_PARALLELISM,
     EngineProfile,
     MemoryRule,
     SamplerWarmup,
@@ -195,6 +206,7 @@ class Plan:
     vocab: int
     peak: float | None  # TFLOPS of the format's matmuls, per GPU
     bandwidth: float  # bytes/ms on one GPU at the engine's efficiency (16-bit kernels)
+    weight_bandwidth: float  # bytes/ms a decode step's weight reads reach: `bandwidth`, capped by memory parallelism
     format_factor: float
     # memory (per GPU)
     visible_gib: float
@@ -217,6 +229,8 @@ def make_plan(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout, i
     embed_bytes, embed_params, head = embedding_split(model, req.weights)
     peak = peak_tflops(req.weights, gpu)
     bw = (gpu.memory_bandwidth_gbps or 0.0) * 1e9 / 1e3 * profile.bandwidth_efficiency  # bytes per ms
+    cap = weight_read_cap_gbps(gpu)
+    weight_bw = bw if cap is None else min(bw, cap * 1e9 / 1e3)
     context = req.max_model_len or (in_len + out_len)
     plan = Plan(
         model=model, gpu=gpu, req=req, layout=layout, profile=profile, in_len=in_len, out_len=out_len,
@@ -225,12 +239,38 @@ def make_plan(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout, i
         embed_bytes_gpu=embed_bytes / shards, linear_active=max(0.0, model.compute_params - embed_params - head),
         head_params=head,
         layers=s.layers, hidden=s.hidden, intermediate=s.intermediate, q_dim=s.heads * s.head_dim, vocab=s.vocab,
-        peak=peak, bandwidth=bw, format_factor=FORMAT_BANDWIDTH_FACTOR[req.weights],
+        peak=peak, bandwidth=bw, weight_bandwidth=weight_bw, format_factor=FORMAT_BANDWIDTH_FACTOR[req.weights],
         visible_gib=gpu.usable_memory_gib * TORCH_VISIBLE_FRACTION, usable_gib=0.0, non_torch_gib=0.0,
         activation_gib=0.0, pool_gib=0.0, batched_tokens=0, max_num_seqs=0, memory_note=Note.of(ServingCode.kv_dtype),
     )
     _size_memory(plan)
     return plan
+
+
+def sm_ghz(gpu: GPU) -> float | None:
+    """SMs × boost clock in GHz, from the FP32 peak: TFLOPS × 1000 / (2 × FP32 lanes per SM); None when unknown."""
+    cc = gpu.cc
+    lanes = None if cc is None else FP32_LANES_PER_SM.get(round(cc, 1))
+    if not gpu.fp32_tflops or not lanes:
+        return None
+    return gpu.fp32_tflops * 1e3 / (2 * lanes)
+
+
+def weight_read_cap_gbps(gpu: GPU) -> float | None:
+    """GB/s a decode step's matrix-vector kernels can read: SMs × GHz × bytes in flight per SM and cycle."""
+    cycles = sm_ghz(gpu)
+    return None if cycles is None else cycles * WEIGHT_READ_PARALLELISM["bytes_per_sm_clock"]
+
+
+def weight_read_note(p: Plan) -> Note | None:
+    """The memory-parallelism cap, stated when it binds (below the engine's bandwidth efficiency)."""
+    cycles = sm_ghz(p.gpu)
+    if cycles is None or p.weight_bandwidth >= p.bandwidth * (1 - 1e-9):
+        return None
+    peak = p.gpu.memory_bandwidth_gbps or 0.0
+    return Note.of(ServingCode.weight_read_cap, gpu=p.gpu.key, cap_gb_s=round(p.weight_bandwidth * 1e3 / 1e9),
+                   bandwidth_gb_s=peak, cap_share=round(p.weight_bandwidth * 1e3 / 1e9 / peak, 3),
+                   sm_ghz=round(cycles), bytes_per_sm_clock=WEIGHT_READ_PARALLELISM["bytes_per_sm_clock"])
 
 
 def _big_gpu(gpu: GPU) -> bool:
@@ -418,7 +458,7 @@ def step_time(p: Plan, batch: float, context: float) -> StepTime:
     # the layers' weights (routed experts only as far as the batch touches them) and the LM head; the input embedding
     # table is looked up row by row, not read
     stage_weights = p.weights_gpu * (1 - p.expert_share + p.expert_share * touched) - p.embed_bytes_gpu
-    weights_ms = stage_weights / (p.bandwidth * p.format_factor) if p.bandwidth else math.inf
+    weights_ms = stage_weights / (p.weight_bandwidth * p.format_factor) if p.bandwidth else math.inf
     kv_ms = micro * seq_kv_bytes(p, int(context)) / p.bandwidth if p.bandwidth else math.inf
     compute_ms = None
     if p.peak:
@@ -426,7 +466,9 @@ def step_time(p: Plan, batch: float, context: float) -> StepTime:
         compute_ms = flops / (p.peak * 1e12 * p.profile.decode_mfu) * 1e3
     memory_ms = weights_ms + kv_ms
     stage = max(memory_ms, compute_ms or 0.0)
-    overhead = (p.profile.step_overhead_ms + p.layers * p.profile.layer_overhead_us / 1e3
+    # MoE layers add the fused-MoE kernel chain's fixed time per layer (EngineProfile.moe_layer_overhead_us)
+    moe_us = p.profile.moe_layer_overhead_us if experts > 1 else 0.0
+    overhead = (p.profile.step_overhead_ms + p.layers * (p.profile.layer_overhead_us + moe_us) / 1e3
                 + batch * p.profile.seq_overhead_us / 1e3 + allreduce_ms(p, micro) + (pp - 1) * PIPELINE_HOP_MS)
     bound = "compute" if compute_ms is not None and compute_ms > memory_ms else "memory"
     return StepTime(weights_ms=weights_ms * pp, kv_ms=kv_ms * pp, compute_ms=None if compute_ms is None else compute_ms * pp,
@@ -648,5 +690,6 @@ def cost_per_million(price_per_hour: float | None, output_tok_s: float) -> float
 __all__ = [
     "Operating", "Plan", "admitted_at_once", "burst", "closed_loop", "cost_per_million", "expert_fraction", "forward_peak_bytes", "make_plan",
     "max_batch", "max_sequences", "open_loop", "pool_tokens", "prefill_ms", "sampler_peak_bytes", "static_batch",
-    "step_time", "touched_fraction", "vllm_profile_batch", "wave_first_token_ms", "weight_bytes",
+    "sm_ghz", "step_time", "touched_fraction", "vllm_profile_batch", "wave_first_token_ms", "weight_bytes",
+    "weight_read_cap_gbps", "weight_read_note",
 ]

@@ -80,6 +80,18 @@ def _decode(p: dict[str, Any], f: Formatter) -> str:
             f"({bound})")
 
 
+def _moe(p: dict[str, Any], f: Formatter) -> str:
+    us = p.get("moe_layer_overhead_us")
+    if f.zh:
+        tail = "" if not us else f"；每个 MoE 层每步另加融合 MoE 内核链的固定耗时 {f.g(us)} 微秒"
+        return (f"MoE：{f.g(p['batch_tokens'])} 个 token 的解码批每层触及 {f.g(p['experts'])} 个专家中的 "
+                f"{f.g(p['touched_experts'])} 个（E·(1 − (1 − k/E)^B)，k = {f.g(p['active_experts'])}），只读取这些专家{tail}")
+    tail = "" if not us else f"; each MoE layer adds {f.g(us)} µs per step for the fused-MoE kernel chain"
+    return (f"MoE: a decode batch of {f.g(p['batch_tokens'])} tokens touches {f.g(p['touched_experts'])} of "
+            f"{f.g(p['experts'])} experts per layer (E·(1 − (1 − k/E)^B), k = {f.g(p['active_experts'])}); only those "
+            f"are read{tail}")
+
+
 def _peak(p: dict[str, Any], f: Formatter) -> str:
     if f.zh:
         tail = "（默认值）" if p.get("default") else ""
@@ -222,11 +234,15 @@ MESSAGES: dict = {
                          lambda p, f: f"{_engine(p)} 同时最多运行 {f.int(p['max_num_seqs'])} 条序列"),
     "serving.kv_dtype": ("KV cache stored in {kv_dtype} ({bytes_per_element:g} bytes per value)",
                          "KV cache 以 {kv_dtype} 存储（每个值 {bytes_per_element:g} 字节）"),
-    "serving.moe": ("MoE: a decode batch of {batch_tokens} tokens touches {touched_experts} of {experts} experts per layer "
-                    "(E·(1 − (1 − k/E)^B), k = {active_experts}); only those are read",
-                    "MoE：{batch_tokens} 个 token 的解码批每层触及 {experts} 个专家中的 {touched_experts} 个"
-                    "（E·(1 − (1 − k/E)^B)，k = {active_experts}），只读取这些专家"),
+    "serving.moe": (_moe, _moe),
     "serving.decode": (_decode, _decode),
+    "serving.weight_read_cap": ("{gpu}: a decode step reads the weights at {cap_gb_s:gbps} at most "
+                                "({cap_share:pct} of its {bandwidth_gb_s:gbps}): its matrix-vector kernels keep about "
+                                "{bytes_per_sm_clock:g} bytes in flight per SM and clock cycle, over {sm_ghz:int} SM·GHz "
+                                "(from its FP32 peak)",
+                                "{gpu}：解码步读取权重最多 {cap_gb_s:gbps}（其 {bandwidth_gb_s:gbps} 的 {cap_share:pct}）："
+                                "矩阵-向量内核每个 SM 每个时钟周期约有 {bytes_per_sm_clock:g} 字节在途，共 {sm_ghz:int} "
+                                "`SM·GHz`（由 FP32 峰值推出）"),
     "serving.prefill": ("prefill of {input_tokens:int} tokens: {prefill_ms:ms} (2·N_active FLOPs per token + causal "
                         "attention at MFU {mfu:pct} of {peak_tflops:tflops})",
                         "{input_tokens:int} token 的预填充：{prefill_ms:ms}（每 token `2·N_active` FLOPs 加因果注意力，"
