@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import re
 import sys
@@ -111,6 +112,51 @@ def test_round_two_is_frozen_and_held_out_by_whole_source():
     assert SC.split_of(DATA / "calibration_ttft.yaml") == SC.Split.calibration
 
 
+FREEZES = ROOT / "tests" / "data" / "held_out_freezes.md"
+
+
+def _freeze_record(pattern: str) -> dict[str, str]:
+    """name → sha256 from the freeze record's rows whose quoted name matches `pattern` (one group: the name)."""
+    return dict(re.findall(pattern + r"[^|]*\|\s*`([0-9a-f]{64})`\s*\|", FREEZES.read_text(encoding="utf-8")))
+
+
+def _readme_section(start: str, end: str | None) -> str:
+    """README.md from the line `start` up to the line `end` (or the end of the file), as its collector delivered it
+    (the blank line before the next heading is the README's, not the collector's)."""
+    text = (DATA / "README.md").read_text(encoding="utf-8")
+    i = text.index("\n" + start + "\n") + 1
+    j = text.index("\n" + end + "\n", i) + 1 if end else len(text)
+    return text[i:j].rstrip("\n") + "\n"
+
+
+def test_round_four_is_placed_byte_identical_to_its_freeze_record():
+    """Round 4 (README "Round 4"): two collectors froze its seven files by digest in held_out_freezes.md before the
+    recalibration they test was committed; the lead placed them unchanged. README records the same digests and both
+    collectors' texts verbatim; round 4 shares no source or document with any other file."""
+    recorded = _freeze_record(r"\|\s*`tests/data/serving/(heldout4_[^`]+\.yaml)`\s*")
+    frozen = _frozen_hashes()
+    round4 = sorted(p.name for p in DATA.glob("heldout4_*.yaml"))
+    assert len(recorded) == 7 and round4 == sorted(recorded)
+    assert SC.ROUND4_FIRST_BATCH < set(round4)  # the report's batch 1; the other four are batch 2
+    for name in round4:
+        assert frozen[name] == recorded[name], f"{name}: README and held_out_freezes.md disagree"
+        assert SC.sha256(DATA / name) == recorded[name], f"{name} changed after the freeze: corrections go to errata"
+        assert SC.split_of(DATA / name) == SC.Split.heldout4
+    texts = _freeze_record(r"`(README_round4b?\.md)`")
+    assert set(texts) == {"README_round4.md", "README_round4b.md"}
+    first = "## Round 4: a fourth held-out set (frozen 2026-12-01, issue 11)"
+    second = "### Round 4, second batch: KV capacity and the GPUs the first batch lacked (frozen 2026-12-01, issue 11)"
+    after = "### Round 4: its one evaluation (2026-12-01, after commit ff21276)"
+    for name, section in (("README_round4.md", _readme_section(first, second)),
+                          ("README_round4b.md", _readme_section(second, after))):
+        assert hashlib.sha256(section.encode("utf-8")).hexdigest() == texts[name], f"README's copy of {name} changed"
+    r4 = [(s.family, c.url) for f, _h, s, c in CASES if f.startswith("heldout4_")]
+    rest = [(s.family, c.url) for f, _h, s, c in CASES if not f.startswith("heldout4_")]
+    assert len(r4) == 99
+    assert not ({fam for fam, _u in r4} & {fam for fam, _u in rest})
+    assert not ({u for _fam, u in r4} & {u for _fam, u in rest})
+
+
 def test_errata_target_real_cases_and_give_reasons():
     ids = {c.id for _f, _h, _s, c in CASES}
     for e in SC.load_errata():
@@ -179,12 +225,14 @@ def test_the_fitters_read_the_calibration_files_only_and_the_report_labels_each_
     assert fitted and all(SC.split_of(DATA / f) == SC.Split.calibration for f in fitted)
     for file, held, _s, _c in CASES:
         assert held == (SC.split_of(DATA / file) != SC.Split.calibration), file
-    rows = SC.evaluate(cat, round2=False, round3=False)
+    rows = SC.evaluate(cat, round2=False, round3=False, round4=False)
     assert {r.split for r in rows} == {SC.Split.calibration, SC.Split.heldout1}
-    text = SC.report(cat, round2=False, round3=False)
-    assert "| held out, round 3 (spent) | throughput |" in SC.report(cat)
+    text = SC.report(cat, round2=False, round3=False, round4=False)
+    full = SC.report(cat)
+    assert "| held out, round 3 (spent) | throughput |" in full
+    assert "| held out, round 4 | throughput |" in full and "### Round 4: its one evaluation" in full  # placed
     assert "held out, round 1 (spent)" in text and "not evaluated in this run" in text
-    assert "held out, round 2 (spent) |" not in text
+    assert "held out, round 2 (spent) |" not in text and "held out, round 4" not in text
 
 
 @pytest.mark.parametrize(
