@@ -33,6 +33,18 @@ SLOT_CASES = [
     ("8xA100 for llama 3 70b", {"gpus": ["A100-80GB"], "gpu_count": 8, "model": "llama-3-70b"}),
     ("A100 x 4, qlora", {"gpus": ["A100-80GB"], "gpu_count": 4, "mode": "qlora"}),
     ("two 24GB cards for a 13B model", {"gpu_count": 2, "params": 13e9}),
+    # an ollama tag names the catalog model; a size the catalog model does not have is a distill, read by its size
+    ("ollama跑qwen2.5:14b，用evalscope压了20并发", {"model": "qwen2.5-14b"}),
+    ("ollama跑deepseek-r1:70b，以前两张3090刚好塞下", {"model": None, "model_name": "deepseek-r1:70b", "params": 70e9}),
+    ("ollama run deepseek-r1 32b on a 4090", {"model": None, "model_name": "deepseek-r1 32b", "params": 32e9}),
+    ("run deepseek r1 on 8 H200", {"model": "deepseek-v3", "model_name": None}),
+    # clusters multiply out (the corpus README: counts that add up are added)
+    ("with four A800 nodes, 8 gpus each, how many days", {"gpu_count": 32}),
+    ("on 96 DGX-A100 nodes (8x 40G each)", {"gpu_count": 768}),
+    ("what if it's two nodes of 8 instead?", {"gpu_count": 16}),
+    ("two machines, each with 8 V100, over ethernet", {"gpu_count": 16}),
+    ("two H100x8 machines running deepseek-r1", {"gpu_count": 16}),
+    ("two nodes of 80GB cards", {"gpu_count": None}),
     # a model the catalog lacks, sized from its name
     ("SomeLab-Coder-14B qlora on a 3090?", {"model_name": "SomeLab-Coder-14B", "params": 14e9, "mode": "qlora", "gpus": ["RTX-3090"]}),
     # a typo in a catalog model's name; digits are never 'corrected'
@@ -193,6 +205,8 @@ SLOT_CASES = [
     ("QPS 20，输入输出都500左右，H20要几张", {"input_len": 500, "output_len": 500}),
     ("每天大概3千条音频，一张T4顶得住吗", {"requests_per_day": 3000.0}),
     ("serving sdxl, ~20k generations a day", {"requests_per_day": 20000.0}),
+    ("3 req/s sustained, 2k prompts, 400 token answers", {"input_len": 2048, "output_len": 400}),
+    ("prompts of 3000 tokens, answers of about 300 tokens", {"input_len": 3000, "output_len": 300}),
     # hours a day with a verb between, and a duration used as an adjective
     ("每天训8小时就够，训一个月", {"hours_per_day": 8.0}),
     ("内部工具，白天用10个小时", {"hours_per_day": 10.0}),
@@ -217,6 +231,10 @@ NOT_STATED = [
     ("1845 A100 gpu hours, how many dollars?", ["gpu_count"]),  # GPU-hours are not a GPU count
     ("it fits in 17gb with vllm", ["available_gib"]),  # what a job uses is not what the user has
     ("每秒才输出10个token左右，还有加速方案吗", ["output_len"]),  # a speed, not a length
+    ("benchmark: ~1677 output tok/s and 232 ms mean ttft", ["output_len"]),  # a measured rate, not a length
+    ("batch一过128输出吞吐反而往下掉", ["output_len"]),
+    ("GRPO run, num_generations 4, max_completion_length 512", ["output_len"]),  # RL settings, not a serving answer
+    ("prefill at 9000 input tokens/s", ["input_len"]),
     ("ten bucks an hour, 8k context sft of a 67b", ["hours"]),  # a price per hour, not one hour to price
     ("$0.5 per 1M tokens at 2k in", ["requests_per_day", "tokens"]),  # the 1M of a price unit
 ]

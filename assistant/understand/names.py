@@ -28,7 +28,7 @@ import yaml
 
 from tools.catalog import Catalog
 
-SEPARATORS = " \t\n\r-_/"
+SEPARATORS = " \t\n\r-_/:"  # ":" as in ollama tags ("qwen2.5:14b")
 MIN_FLEXIBLE = 5  # compact names at least this long may have separators inserted anywhere
 LEXICON_PATH = Path(__file__).with_name("lexicon.yaml")
 

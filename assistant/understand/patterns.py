@@ -21,6 +21,7 @@ PH = "\ue000{kind}(\\d+)\ue001"  # a placeholder for the n-th name of a kind
 GPU_PH = PH.format(kind="g")
 MODEL_PH = PH.format(kind="m")
 ANY_PH = "\ue000[gmpi]\\d+\ue001"
+GPU_MARK = "\ue000g\\d+\ue001"  # a GPU placeholder without a group (inside patterns that number their groups)
 
 
 def _num(raw: str | None, mult: str | None = None, *, context_k: bool = False) -> float | None:
@@ -52,7 +53,11 @@ _COUNT_BARE = re.compile(
 _NODES_GPUS = [
     re.compile(rf"(?<![\d.]){N}\s*(?:nodes?|machines?|servers?|boxes|hosts|台(?:机器)?|个节点|节点)\s*(?:with|of|each with|×|x|\*|,|，|的)?\s*{N}\s*(?:x|×|\*)?\s*(?:张|块)?\s*(?:gpus?|cards?|卡|{GPU_PH})", re.I),
     re.compile(rf"(?<![\d.]){N}\s*[x×*]\s*{N}\s*(?:x|×)?\s*(?:gpus?|cards?|卡|{GPU_PH})", re.I),
-    re.compile(rf"(?<![\d.]){N}\s*(?:台|个节点|nodes?|machines?)[^。\n]{{0,16}}?(?:每台|每个节点|each|per node)\s*(?:有)?\s*{N}\s*(?:张|块)?\s*(?:gpus?|cards?|卡)", re.I),
+    re.compile(rf"(?<![\d.]){N}\s*(?:台|个节点|nodes?|machines?|servers?|boxes)[^。\n]{{0,16}}?(?:每台|每个节点|each|per node)\s*(?:有|with|has|having|of)?\s*{N}\s*(?:x|×)?\s*(?:张|块)?\s*(?:gpus?|cards?|卡|{GPU_MARK})", re.I),
+    # "four A800 nodes, 8 gpus each", "96 DGX-A100 nodes (8x 40G each)", "two nodes of 8", "two H100x8 machines"
+    re.compile(rf"(?<![\d.]){N}\s*(?:(?:dgx[- ]?)?{GPU_MARK}\s*)?(?:nodes?|machines?|servers?|boxes)\W{{0,3}}{N}\s*(?:x|×)?\s*(?:gpus?|cards?|{GPU_MARK})?[^,.;，。\n]{{0,8}}?\b(?:each|apiece|per (?:node|machine|box))\b", re.I),
+    re.compile(rf"(?<![\d.]){N}\s*(?:nodes?|machines?|servers?|boxes)\s+of\s+{N}(?![\d.]|\s*(?:g\b|gb|gib|%))", re.I),
+    re.compile(rf"(?<![\d.]){N}\s*{GPU_MARK}\s*[x×*]\s*{N}\s*(?:nodes?|machines?|servers?|boxes)", re.I),
     re.compile(rf"--nodes[= ]{N}[^\n]{{0,80}}?--gpus-per-node[= ]{N}", re.I),
 ]
 _TP_FLAG = re.compile(rf"(?:--tp|--tensor-parallel-size|tensor[_-]parallel[_-]size|\btp)\s*(?:=|:|：|指定的?|设为|设成|是)?\s*{N}(?!\s*(?:ms|s\b|%))", re.I)
@@ -578,15 +583,18 @@ _RATE = [
     re.compile(rf"(?:qps|rps|每秒(?:请求|调用)?(?:数|量)?|request rate|峰值)\s*(?:of|=|:|：|为|是|约|大概|达到|在|~)?\s*{N}{MULT}(?!\s*(?:tok|token|个token))", re.I),
 ]
 _BOTH_LEN = rf"(?:输入输出|输入和输出|输入与输出|in(?:put)? and out(?:put)?)\s*(?:都|均|各|each|both)?\s*(?:是|为|约|大概|在|~|of|about|around)?\s*(?:约|大概|~)?\s*{N}\s*(k|K)?"
+# "1677 output tok/s", "128输出吞吐": a measured rate, not a length (a length is tokens per request)
+_NOT_A_RATE = r"(?!\s*(?:tok(?:en)?s?\s*/|tokens?\s+(?:per|a)\s+sec|t/s|tps\b|throughput|speed|吞吐|速度|速率))"
 _IN_LEN = [
     re.compile(_BOTH_LEN, re.I),
-    re.compile(rf"(?:input|prompt|prefill|输入|提示词?|问题)\s*(?:length|len|长度|大概|约|平均|avg)?\s*(?:of|=|:|：|为|是|~|约|大概|在|average)?\s*(?:约|大概|平均|~)?\s*{N}\s*(k|K)?\s*(?:tokens?|toks?|个token|字)?", re.I),
-    re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*(?:tokens?\s*)?(?:in\b|input|prompt|输入)", re.I),
+    re.compile(rf"(?:inputs?|prompts?|prefill|输入|提示词?|问题)\s*(?:length|len|长度|大概|约|平均|avg)?\s*(?:of|=|:|：|为|是|~|约|大概|在|average)?\s*(?:约|大概|平均|~|about|around|roughly|average|avg)?\s*{N}\s*(k|K)?\s*(?:tokens?|toks?|个token|字)?", re.I),
+    re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*(?:tokens?\s*)?(?:in\b|input|prompt|输入){_NOT_A_RATE}", re.I),
 ]
 _OUT_LEN = [
     re.compile(_BOTH_LEN, re.I),
-    re.compile(rf"(?<!每秒)(?<!每秒才)(?<!每秒只)(?<!每秒钟)(?:output|completion|generat\w*|response|answer|输出|生成|回复|回答)\s*(?:length|len|长度|大概|约|平均)?\s*(?:of|=|:|：|为|是|~|约|大概|在)?\s*(?:约|大概|平均|~)?\s*{N}\s*(k|K)?\s*(?:tokens?|toks?|个token|字)?", re.I),
-    re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*(?:tokens?\s*)?(?:out\b|output|输出|生成)", re.I),
+    re.compile(rf"(?<!每秒)(?<!每秒才)(?<!每秒只)(?<!每秒钟)(?<![A-Za-z_])(?:outputs?|completions?|generat\w*|responses?|answers?|输出|生成|回复|回答)\s*(?:length|len|长度|大概|约|平均)?\s*(?:of|=|:|：|为|是|~|约|大概|在)?\s*(?:约|大概|平均|~|about|around|roughly|average|avg)?\s*{N}\s*(k|K)?\s*(?:tokens?|toks?|个token|字)?", re.I),
+    re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*(?:tokens?\s*)?(?:out\b|output|输出|生成){_NOT_A_RATE}", re.I),
+    re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*-?\s*tokens?\s+(?:answers?|responses?|completions?|replies)", re.I),
 ]
 _TTFT = re.compile(
     rf"(?:ttft|time[- ]to[- ]first[- ]token|first[- ]token(?: latency| time)?|首字(?:延迟|时延|时间|响应)?|首\s*token(?:\s*(?:延迟|时延|时间))?|首包(?:延迟)?|latency|延迟|响应时间)"

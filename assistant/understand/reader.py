@@ -304,6 +304,25 @@ class Reader:
         prepared = "".join(out)
         return Prepared(prepared, prepared.lower(), hits)
 
+    def _sized_variant(self, t: str, hits: list) -> tuple[str, float] | None:
+        """The first catalog model written with a size it does not have and no sibling of the catalog has
+        ("deepseek-r1:70b", "deepseek-r1 70b": R1's 70B distill, not the 671B model): (the name as written, the size)."""
+        mark = "\ue000m0\ue001"
+        at = t.find(mark)
+        first = next((h for h in hits if h.kind == "model"), None)
+        if at < 0 or first is None:
+            return None
+        m = _SIZE_TAG.match(t, at + len(mark))
+        spec = self.matcher.catalog.models.get(first.key)
+        if not m or spec is None or not spec.params:
+            return None
+        size = float(m.group(1)) * 1e9
+        if abs(spec.params / size - 1) <= 0.25:
+            return None  # the model's own size restated
+        if any(o.family == spec.family and abs(o.params / size - 1) <= 0.1 for o in self.matcher.catalog.models.values() if o.params):
+            return None  # a sibling of that size exists: the matcher or the follow-up logic names it
+        return first.surface + m.group(0).strip() if m.group(0).lstrip()[:1] in ":-" else f"{first.surface} {m.group(0).strip()}", size
+
     def _slots(self, part: Prepared, problems: list[Note], counts: dict[str, int]) -> dict[str, Any]:
         t, low, hits = part.text, part.low, part.hits
         lex = self.lex
@@ -312,7 +331,10 @@ class Reader:
         gpus = list(dict.fromkeys(self._variant_by_adjacent_memory(t, hits)))
         providers = list(dict.fromkeys(h.key for h in hits if h.kind == "provider"))
         instances = [self._instance(h, providers, low) for h in hits if h.kind == "instance"]
-        if models:
+        variant = self._sized_variant(t, hits) if models else None
+        if variant:  # "deepseek-r1:70b": a size the catalog model does not have — a distill or tag, read by its size
+            out["model_name"], out["params"], out["_unknown_model"] = variant[0], variant[1], variant[0]
+        elif models:
             out["model"] = models[0]
         else:
             fuzzy = self._fuzzy_model(t)
@@ -691,6 +713,9 @@ _NAME_TAIL = re.compile(
     r"|[\-_](?!(?:based|style|like|sized?|class|level|powered|ready|friendly|only|free|specific|compatible|related)"
     r"(?![A-Za-z0-9]))[A-Za-z0-9][A-Za-z0-9.]*", re.I)
 _TAIL_SIZE = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s?([bBmM])(?![A-Za-z0-9])")
+
+
+_SIZE_TAG = re.compile(r"\s?[:\-]?\s?(\d+(?:\.\d+)?)\s?([bB])(?![A-Za-z0-9])")
 
 
 def _extend_name(t: str, name: str) -> tuple[str, float | None]:
