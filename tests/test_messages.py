@@ -236,6 +236,8 @@ RUNS: dict[str, Callable[[Env], Any]] = {
     "bitsandbytes 4-bit inference, load_in_4bit defaults": _vram("llama-2-7b", precision="nf4", bnb_double_quant=False, bnb_compute_fp32=True),
     "QLoRA through TRL's SFTTrainer (bf16 recast)": _vram("llama-2-7b", mode="qlora", kbit_prepare=True, autocast=True, kbit_recast_bf16=True),
     "full fine-tune, gradients freed after each step": _vram("llama-2-7b", mode="full", master_weights="none", foreach_step=True, grads_to_none=True),
+    "Megatron-LM fp16 (16-bit model, fp32 masters in the optimizer), vocab-parallel loss": _vram(
+        "gpt2", mode="pretrain", precision="fp16", gpus=8, tp=2, sharding="ddp", autocast=False, vocab_parallel_loss=True),
     "torchtitan op-level selective AC": _vram("llama-3.1-8b", mode="pretrain", gpus=8, sharding="fsdp", checkpointing="selective", ac_option="op"),
     "torchtitan layer-level selective AC": _vram("llama-3.1-8b", mode="pretrain", gpus=8, sharding="fsdp", checkpointing="selective", ac_option=2),
     "full fp32": _vram("llama-2-7b", mode="full", precision="fp32", optimizer="sgd", checkpointing="none"),

@@ -209,3 +209,13 @@ def test_no_logits_upcast_shrinks_the_loss_of_a_16bit_pretraining_run(capsys):
     assert own["breakdown_gib"]["logits"] < hf["breakdown_gib"]["logits"]
     code, _, err = run_cli(capsys, "vram", "--model", "gpt2", "--mode", "inference", "--no-logits-upcast")
     assert code == 2 and "logits_upcast" in err and "Traceback" not in err
+
+
+def test_vocab_parallel_loss_flag_splits_the_loss_over_tensor_parallel_ranks(capsys):
+    base = ["vram", "--model", "gpt2", "--mode", "pretrain", "--precision", "fp16", "--gpus", "8", "--tp", "2",
+            "--sharding", "ddp", "--no-autocast"]
+    plain = run_json(capsys, *base)
+    megatron = run_json(capsys, *base, "--vocab-parallel-loss")
+    assert megatron["breakdown_gib"]["logits"] < plain["breakdown_gib"]["logits"]
+    code, _, err = run_cli(capsys, "vram", "--model", "gpt2", "--mode", "inference", "--vocab-parallel-loss")
+    assert code == 2 and "vocab_parallel_loss" in err and "Traceback" not in err

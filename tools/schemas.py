@@ -88,7 +88,9 @@ class VramRequest(Strict):
         description="torch autocast around the forward and the loss. None: inferred (on for HF Trainer/accelerate "
         "mixed precision over fp32 weights or adapters without DeepSpeed; off in pure 16-bit and under DeepSpeed). "
         "True: HF Trainer with bf16/fp16=True over 16-bit weights, which still autocasts (the loss runs in fp32). "
-        "False: no autocast context (a plain training loop)",
+        "False: no autocast context (a plain training loop); with fp32 master weights over unsharded parameters "
+        "outside DeepSpeed ZeRO that is a 16-bit model with its fp32 master copy inside the optimizer (Megatron-LM "
+        "--fp16/--bf16, apex O2)",
     )
     foreach_step: bool = Field(
         default=False,
@@ -114,6 +116,11 @@ class VramRequest(Strict):
                                   "implementation decides; False: the loss runs on the logits' own 16-bit dtype (a loss "
                                   "written in the training script: LLMs-from-scratch, ColossalAI's GPT benchmark); True: it "
                                   "upcasts. Autocast and fp32 training run the loss in fp32 whatever is stated")
+    vocab_parallel_loss: bool = Field(
+        default=False, description="the training loss is Megatron-LM's vocab_parallel_cross_entropy on "
+                                   "output.float(): one fp32 copy of the 16-bit logits, softmax computed and saved in "
+                                   "place in it (6 B per logit at the peak, split over TP ranks). False: a full-vocabulary "
+                                   "loss as logits_upcast / the family's HF implementation say, or chunked_loss")
 
     @model_validator(mode="after")
     def _check(self) -> "VramRequest":
@@ -130,6 +137,11 @@ class VramRequest(Strict):
         if self.logits_upcast is not None and (self.mode == Mode.inference or self.chunked_loss):
             needs = "chunked_loss=false" if self.chunked_loss else "mode=full|lora|qlora|pretrain"
             raise InputError(Note.of(ErrorCode.field_needs, field="logits_upcast", needs=needs))
+        if self.vocab_parallel_loss and (self.mode == Mode.inference or self.chunked_loss
+                                         or self.logits_upcast is not None):
+            needs = ("mode=full|lora|qlora|pretrain" if self.mode == Mode.inference else
+                     "chunked_loss=false" if self.chunked_loss else "logits_upcast=None")
+            raise InputError(Note.of(ErrorCode.field_needs, field="vocab_parallel_loss", needs=needs))
         if (not self.bnb_double_quant or self.bnb_compute_fp32) and not four_bit:
             field = "bnb_double_quant" if not self.bnb_double_quant else "bnb_compute_fp32"
             raise InputError(Note.of(ErrorCode.field_needs, field=field, needs="precision=nf4|int4|mode=qlora"))

@@ -22,6 +22,7 @@ layout                             weights grads  optimizer          total
 =================================  ======  =====  =================  =====
 mixed precision, HF Trainer/AMP    4 + 2   4      8                  18   (HF "model memory anatomy")
 mixed precision, DeepSpeed ZeRO-3  2       4      4 master + 8       18   (DeepSpeed memory docs; ZeRO paper 2+2+12)
+16-bit model, fp32 master in optim. 2 + 4  2 + 4  8                  20   (Megatron-LM --fp16; autocast stated off)
 pure 16-bit (--master-weights none) 2      2      4 (bf16 m, v)      8
 fp32 / tf32                        4       4      8                  16
 LoRA adapters (PEFT, fp32)         4       4      8                  16   (frozen base: weights only)
@@ -51,7 +52,8 @@ buffers and the recomputed layer are held one after the other, so the larger cou
 layer-level selective checkpointing count when the request states `ac_option` (`_op_sac_token_bytes`), and so do
 freed gradients (`grads_to_none`), TRL's bf16 recast after the k-bit upcast and bitsandbytes' quantisation options
 (VramRequest fields, each checked there against the setting it qualifies), and whether a loss written in the
-training script upcasts the logits (`logits_upcast`). Every constant is
+training script upcasts the logits (`logits_upcast`), and Megatron-LM's vocabulary-parallel loss, in place over one
+fp32 copy of the logits (`vocab_parallel_loss`). Every constant is
 commented where it is used and every default that was assumed is listed in `VramEstimate.assumptions`.
 """
 
@@ -499,6 +501,14 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
     fp32 = p in (Precision.fp32, Precision.tf32)
     pure_half = not fp32 and req.master_weights == MasterWeights.none
     deepspeed = sh in (Sharding.zero1, Sharding.zero2, Sharding.zero3)
+    # A 16-bit model whose fp32 master copy lives inside the optimizer, stated as fp32 master weights with no autocast
+    # over unsharded parameters outside DeepSpeed: without autocast fp32 weights would compute in fp32, so the model
+    # itself is 16-bit (Megatron-LM --fp16/--bf16: FP16Module casts the model, FP16OptimizerWithFP16Params keeps
+    # `main_param = param.detach().clone().float()` and copies the 16-bit gradients into fp32 `main_param.grad` buffers
+    # that zero_grad never frees, megatron/optimizer/optimizer.py at 8aa4619 lines 172 and 221-235; apex amp O2 and
+    # DeepSpeed's stage-0 FP16_Optimizer keep the same copies)
+    half_model = p in (Precision.fp16, Precision.bf16) and not pure_half and sh in (Sharding.none, Sharding.ddp) \
+        and req.autocast is False
     amp = False  # torch AMP over fp32 weights without FSDP (which casts the gathered weights to 16-bit itself)
 
     half = _half(p)  # the 16-bit format of "16-bit" tensors: fp16 when asked for, else bf16
@@ -574,6 +584,16 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
             grad_bytes = n * 2
             put(Component.gradients, grad_bytes, shard_grad, True, half)
             put(Component.optimizer_states, _opt_state_bytes(req.optimizer, True, n, embed, acc), shard_opt, True, None)
+        elif half_model:
+            # 2 (16-bit weights) + 2 (16-bit gradients) + 4 (fp32 master) + 4 (fp32 main gradients) + optimizer states;
+            # the activations keep the 16-bit element sizes (no autocast casts anything)
+            acc.say(VramCode.half_model_layout, precision=half)
+            put(Component.weights, n * 2, shard_param, False, half)
+            grad_bytes = n * 2  # Megatron's local DDP all-reduces a coalesced copy of the 16-bit gradients
+            put(Component.gradients, grad_bytes, shard_grad, True, half)
+            put(Component.master_weights, n * 4, shard_opt, True, Precision.fp32)
+            put(Component.gradient_partition, n * 4, shard_opt, True, Precision.fp32)
+            put(Component.optimizer_states, _opt_state_bytes(req.optimizer, False, n, embed, acc), shard_opt, True, None)
         elif deepspeed:
             # ZeRO paper (Rajbhandari et al. 2020, §3.1): mixed-precision Adam holds 2Ψ (fp16 params) + 2Ψ (fp16
             # grads) + KΨ optimizer states with K = 12 (fp32 params 4 + momentum 4 + variance 4). DeepSpeed's
@@ -620,7 +640,7 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
         acc.sharded_params = True
         _gathered(shape, req, p, sh, tp, mp, half, acc)
     if sh in (Sharding.zero1, Sharding.zero2, Sharding.zero3, Sharding.fsdp) and shape is not None:
-        _comm_buckets(shape, sh, trainable_params, tp, mp, half, acc)
+        _comm_buckets(shape, sh, trainable_params, tp, mp, half, acc, fp32=fp32 and req.mode in (Mode.full, Mode.pretrain))
     if sh != Sharding.none and sh != Sharding.ddp:
         acc.say(VramCode.sharded, sharding=sh, dp=dp, tp=tp, pp=pp)
     if mp > 1:
@@ -691,11 +711,17 @@ def _gathered(shape: Shape, req: VramRequest, p: Precision, sh: Sharding, tp: in
     # stage3_prefetch_bucket_size): 2 layers' params at the compute width (16-bit; the quantised size for a
     # 4/8-bit LoRA base, whose packed storage is what is gathered)
     quantised_base = req.mode in (Mode.lora, Mode.qlora) and _is_quantised(p)
-    width = weight_bytes_per_param(p, req.mode) if quantised_base else 2.0
-    acc.add(Component.gathered_layers, 2 * layer_params(shape) * width / mp, p if quantised_base else half)
-    # The embeddings stay 16-bit under every quantiser; in full training their 16-bit gradient is computed whole too.
+    # fp32 training gathers fp32: without a MixedPrecision policy FSDP all-gathers the flat parameter in its own dtype
+    # (torch/distributed/fsdp/_flat_param.py FlatParamHandle: `_full_param_padded` and the unsharded gradient are
+    # allocated like flat_param; the reduce-scatter runs in the gradient's dtype), and ZeRO-3 over an fp32 model
+    # gathers its fp32 partitions
+    dense = FP32 if p in (Precision.fp32, Precision.tf32) else 2.0
+    dense_precision = Precision.fp32 if dense == FP32 else half
+    width = weight_bytes_per_param(p, req.mode) if quantised_base else dense
+    acc.add(Component.gathered_layers, 2 * layer_params(shape) * width / mp, p if quantised_base else dense_precision)
+    # The embeddings stay 16-bit under every quantiser; in full training their gradient is computed whole too.
     trainable = req.mode in (Mode.full, Mode.pretrain)
-    per_param = 2.0 + (2.0 if trainable else 0.0)
+    per_param = dense + (dense if trainable else 0.0)
     if sh == Sharding.fsdp:
         # FSDP's root unit holds what no wrapped decoder layer does: the embeddings, the final norm and the LM head
         # (HF/accelerate TRANSFORMER_BASED_WRAP). The root is gathered at the start of forward and, being the root,
@@ -707,12 +733,14 @@ def _gathered(shape: Shape, req: VramRequest, p: Precision, sh: Sharding, tp: in
         # 2 bytes fp16 grads are computed" (DeepSpeed "Memory Requirements" docs); for an LLM the largest module is
         # the embedding table or the LM head.
         params = largest_module_params(shape)
-    acc.add(Component.gathered_embeddings, params * per_param / tp, half)
+    acc.add(Component.gathered_embeddings, params * per_param / tp, dense_precision)
     acc.say(VramCode.gathered_embeddings, sharding=sh, params=params, with_grads=trainable)
 
 
-def _comm_buckets(shape: Shape, sh: Sharding, trainable: float, tp: int, mp: int, half: Precision, acc: _Acc) -> None:
-    """Gradient communication buffers of sharded data parallelism (16-bit, never more than the trainable params)."""
+def _comm_buckets(shape: Shape, sh: Sharding, trainable: float, tp: int, mp: int, half: Precision, acc: _Acc,
+                  fp32: bool = False) -> None:
+    """Gradient communication buffers of sharded data parallelism (16-bit, fp32 in fp32 training; never more than the
+    trainable params)."""
     if sh == Sharding.fsdp:
         # FSDP reduce-scatters each unit's gradient: one decoder layer's unsharded 16-bit gradient while the next
         # layer computes (torch FSDP post-backward hook: the unsharded grad lives until its reduce-scatter ends)
@@ -722,7 +750,7 @@ def _comm_buckets(shape: Shape, sh: Sharding, trainable: float, tp: int, mp: int
         # hidden_size² (transformers integrations/deepspeed.py) and overlap_comm (on in the HF/PEFT example configs)
         # double-buffers them: 2 buckets
         elements = min(2 * shape.hidden * shape.hidden, trainable)
-    acc.add(Component.comm_buckets, elements * 2 / mp, half)
+    acc.add(Component.comm_buckets, elements * (FP32 if fp32 else 2) / mp, Precision.fp32 if fp32 else half)
     acc.say(VramCode.comm_buckets, sharding=sh, grad_params=elements)
 
 
@@ -864,9 +892,11 @@ def _training_activations(model: ModelSpec, shape: Shape | None, req: VramReques
         acc.say(VramCode.encoder_head)
     else:
         upcast = _logits_upcast(req)
-        per_logit, fp32_loss = _logit_bytes(style, reg, autocast, req.chunked_loss, upcast)
+        per_logit, fp32_loss = _logit_bytes(style, reg, autocast, req.chunked_loss, upcast, req.vocab_parallel_loss)
         acc.logit_bytes = per_logit
         stated = {} if upcast is None or req.chunked_loss else {"upcast_stated": upcast}
+        if req.vocab_parallel_loss:
+            stated = {"vocab_parallel": True}
         acc.say(VramCode.logits, bytes_per_logit=per_logit, chunked=req.chunked_loss, fp32_loss=fp32_loss, **stated)
         out_tokens = dec_seq if shape.encoder_decoder else seq  # the LM head runs over the decoder's tokens
         logits = per_logit * out_tokens * b * shape.vocab / tp
@@ -956,12 +986,21 @@ def _logits_upcast(req: VramRequest) -> bool | None:
 
 
 def _logit_bytes(style: LayerStyle, reg: _Regime, autocast: bool, chunked: bool,
-                 upcast_stated: bool | None = None) -> tuple[int, bool]:
+                 upcast_stated: bool | None = None, vocab_parallel: bool = False) -> tuple[int, bool]:
     """(bytes per logit the output layer and its loss hold at the larger of their two moments, whether the loss runs in
     fp32): forward, the logits in the compute dtype + their fp32 copy where the loss upcasts + `LOSS_FORWARD_COPIES`
     loss-sized tensors; backward, `LOSS_BACKWARD_COPIES` loss-sized tensors (HF: 14; a 16-bit loss: 6; fp32: 12)."""
     if chunked:
         return LOGITS_BYTES_CHUNKED, True
+    if vocab_parallel:
+        # Megatron-LM's loss (megatron/model/gpt_model.py at 8aa4619 line 60:
+        # `mpu.vocab_parallel_cross_entropy(output.float(), labels)`; megatron/mpu/cross_entropy.py): forward holds the
+        # 16-bit logits and their fp32 copy, in which the max is subtracted, exp taken and the softmax divided in place
+        # (`sub_`, `torch.exp(..., out=exp_logits)`, `div_`) and saved for backward; backward turns that saved softmax
+        # into the gradient in place (`grad_input = softmax`, `mul_`) and the `.float()` casts it back to a 16-bit
+        # gradient: 16-bit + fp32 at both moments (6 B per logit; 4 in fp32 training, where `.float()` returns the
+        # logits themselves). The logits are vocab-parallel, so the caller's split over TP ranks applies.
+        return FP32 + (reg.compute if reg.compute != FP32 else 0), True
     # stated: a loss written in the training script decides, not the family's current HF implementation
     # (LLMs-from-scratch ch05/10_llm-training-speed/01_opt_single_gpu.py calc_loss_batch: cross_entropy on the bf16
     # logits; ColossalAI-Pytorch-lightning benchmark/gpt/model.py GPTLMLoss on GPT2LMHeadModel's fp16 logits)

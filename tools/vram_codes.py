@@ -16,7 +16,8 @@ class Component(str, Enum):
     adapter_weights = "adapter_weights"  # LoRA adapters
     adapter_gradients = "adapter_gradients"
     gradients = "gradients"
-    gradient_partition = "gradient_partition"  # DeepSpeed ZeRO-1: the fp32 gradient partition the optimizer updates from
+    gradient_partition = "gradient_partition"  # the fp32 gradients the optimizer updates from: DeepSpeed ZeRO-1's
+    # partition, Megatron-LM's fp32 main gradients of a 16-bit model
     optimizer_states = "optimizer_states"
     master_weights = "master_weights"  # fp32 master copy (DeepSpeed; HF/AMP's fp32 params)
     autocast_copies = "autocast_copies"  # HF/AMP 16-bit copies of the weights for forward/backward
@@ -78,6 +79,7 @@ class VramCode(NoteCode):
     pure_half = "vram.pure_half"  # precision
     deepspeed_layout = "vram.deepspeed_layout"  # stage (zero1 | zero2 | zero3)
     amp_layout = "vram.amp_layout"
+    half_model_layout = "vram.half_model_layout"  # precision (the model's 16-bit format; fp32 master copy in the optimizer)
     fp8_training = "vram.fp8_training"
     cpu_offload = "vram.cpu_offload"  # params_too, fsdp
     ddp_buckets = "vram.ddp_buckets"
@@ -89,7 +91,8 @@ class VramCode(NoteCode):
     adafactor = "vram.adafactor"
     sgd = "vram.sgd"  # half
     pipeline_activations = "vram.pipeline_activations"
-    logits = "vram.logits"  # bytes_per_logit, chunked, fp32_loss, upcast_stated (bool, only when the request states it)
+    logits = "vram.logits"  # bytes_per_logit, chunked, fp32_loss, upcast_stated (bool, only when the request states it),
+    # vocab_parallel (True, only when the request states Megatron's vocab_parallel_cross_entropy)
     dropout_masks = "vram.dropout_masks"  # family
     amp_activations = "vram.amp_activations"
     eager_only = "vram.eager_only"  # model

@@ -101,6 +101,9 @@ def _logits(zh: bool):
         if zh:
             if p.get("chunked"):
                 how = "分块/融合损失函数"
+            elif p.get("vocab_parallel"):
+                how = ("按所述，Megatron-LM 的 `vocab_parallel_cross_entropy(output.float())`：16 bit logits 加一份 fp32 副本，"
+                       "归一化概率原地计算并保存，按张量并行切分词表")
             elif as_stated:
                 how = ("按所述，损失函数先把 logits 转为 fp32" if stated else
                        "按所述，损失函数直接在 16 bit logits 上计算（训练脚本自己写的损失函数，没有 `.float()`）")
@@ -109,11 +112,14 @@ def _logits(zh: bool):
                        "分块损失函数约为 4 字节")
             else:
                 how = "HF `Trainer` 默认损失函数：完整 fp32 logits；torchtune/LitGPT/Unsloth 的分块损失函数约为 4 字节"
-            if not p.get("chunked"):
+            if not p.get("chunked") and not p.get("vocab_parallel"):
                 how += "；取前向（logits 及其副本）与反向开始时（`log_softmax` 输出和两个梯度）两者中较大的一个"
             return f"输出层：每个 logit {n} 字节 × 序列长度 × batch × 词表（{how}）"
         if p.get("chunked"):
             how = "chunked/fused loss"
+        elif p.get("vocab_parallel"):
+            how = ("as stated, Megatron-LM's `vocab_parallel_cross_entropy(output.float())`: the 16-bit logits and one "
+                   "fp32 copy, the softmax computed and saved in place, the vocabulary split over TP ranks")
         elif as_stated:
             how = ("as stated, the loss casts the logits to fp32 first" if stated else
                    "as stated, the loss runs on the logits in their own 16-bit dtype (a loss written in the training "
@@ -123,7 +129,7 @@ def _logits(zh: bool):
                    "(DeepSpeed or pure 16-bit training); a chunked loss keeps about 4 B")
         else:
             how = "HF Trainer default loss: full fp32 logits; a chunked loss as in torchtune/LitGPT/Unsloth keeps about 4 B"
-        if not p.get("chunked"):
+        if not p.get("chunked") and not p.get("vocab_parallel"):
             how += "; the larger of what forward holds (the logits and their copies) and what backward starts with " \
                    "(log-softmax's output and two gradients)"
         return f"output layer: {n} B per logit × seq × batch × vocab ({how})"
@@ -280,6 +286,12 @@ ASSUMPTIONS = {
                         "autocast copies 2 + fp32 grads 4 + optimizer states per param",
                         "混合精度，HF `Trainer`/torch AMP 布局（HF 显存构成文档）：每参数 fp32 权重 4 + 16 bit `autocast` 副本 2 + "
                         "fp32 梯度 4 + 优化器状态"),
+    "vram.half_model_layout": ("mixed precision, the model itself in {precision} and its fp32 master copy inside the optimizer "
+                               "(Megatron-LM's fp16/bf16 training, no autocast): per param {precision} weights 2 + {precision} "
+                               "grads 2 + fp32 master 4 + fp32 main grads 4 + optimizer states; activations in {precision}",
+                               "混合精度，模型本身是 {precision}，fp32 主权重副本在优化器里（Megatron-LM 的 fp16/bf16 训练，没有 "
+                               "`autocast`）：每参数 {precision} 权重 2 + {precision} 梯度 2 + fp32 主权重 4 + fp32 主梯度 4 + "
+                               "优化器状态；激活值为 {precision}"),
     "vram.fp8_training": ("fp8 training: bf16 mixed precision plus Transformer Engine fp8 weight copies; activations kept 16-bit",
                           "fp8 训练：bf16 混合精度，另加 Transformer Engine 的 fp8 权重副本；激活值保持 16 bit"),
     "vram.cpu_offload": (

@@ -149,6 +149,9 @@ def add_workload_args(parser: argparse.ArgumentParser) -> None:
                         help="bitsandbytes 4-bit without double quantisation (load_in_4bit's default: 4.5 bits a weight)")
     parser.add_argument("--bnb-compute-fp32", dest="bnb_compute_fp32", action="store_true", default=None,
                         help="bitsandbytes 4-bit computing in fp32 (BitsAndBytesConfig's default compute dtype)")
+    parser.add_argument("--vocab-parallel-loss", dest="vocab_parallel_loss", action="store_true", default=None,
+                        help="training: Megatron-LM's vocab-parallel cross entropy (in place, about 6 B per logit, the "
+                        "vocabulary split over the tensor-parallel ranks)")
     parser.add_argument("--logits-upcast", dest="logits_upcast", action=argparse.BooleanOptionalAction, default=None,
                         help="training: whether the loss casts the logits to fp32 first (--no-logits-upcast: a loss written "
                         "in the training script on 16-bit logits); default: the model family's HF implementation")
@@ -182,7 +185,7 @@ _REQUEST_FIELDS = (
     "mode", "precision", "master_weights", "optimizer", "batch_size", "seq_len", "target_len", "lora_rank", "lora_targets",
     "gpus", "sharding", "tp", "pp", "offload", "checkpointing", "flash_attention", "chunked_loss", "kbit_prepare",
     "autocast", "foreach_step", "ac_option", "grads_to_none", "kbit_recast_bf16", "bnb_double_quant", "bnb_compute_fp32",
-    "logits_upcast",
+    "logits_upcast", "vocab_parallel_loss",
 )
 
 
