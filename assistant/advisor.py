@@ -219,12 +219,14 @@ class Advisor:
 
         results = outcomes(new)
         t = time.perf_counter()
+        unshown: set[str] = set()
         if llm_result is not None:
             answer_text, cited, claims = llm_result.answer_text, llm_result.citations, llm_result.claims
         else:
             final = next(m for m in reversed(new) if isinstance(m, AIMessage) and not m.tool_calls)
             answer_text = _text(final)
             cited = final.additional_kwargs[OFFLINE_BRAIN_KEY]["citations"]
+            unshown = set(final.additional_kwargs[OFFLINE_BRAIN_KEY].get("unshown", []))
             claims = verify_numbers(answer_text, _evidence(new, shown=cited), user_texts, pasted_texts=pasted_texts)
         timings["verify"] = time.perf_counter() - t
         records = [ToolCallRecord(name=o.name, args=o.args, result=o.result) for o in results]
@@ -232,7 +234,7 @@ class Advisor:
         self.history.extend([HumanMessage(content=text), AIMessage(content=answer_text)])
         del self.history[: max(0, len(self.history) - 4 * HISTORY_TURNS)]
         timings["total"] = time.perf_counter() - start
-        recommendation, options = _recommendation(results)
+        recommendation, options = _recommendation([o for o in results if o.key not in unshown])
         return Answer(
             answer=answer_text,
             language=ctx.lang,

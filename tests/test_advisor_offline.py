@@ -113,11 +113,33 @@ def test_a_feasibility_question_with_a_budget_goes_on_to_what_to_rent(question, 
     assert a.recommendation is not None
 
 
-def test_a_recommendation_for_someone_with_a_small_card_says_first_whether_it_is_enough():
-    a = ask("显存只有12G，想lora微调qwen2.5-14b，不够的话租什么好，预算每月3000")
-    assert a.frame == "recommend" and tools(a)[0] == "recommend_config" and "estimate_vram" in tools(a)
-    assert a.answer.startswith("**按现在的设置放不下。**") and "12 GB 显存的卡" in a.answer.split("\n")[0]
-    assert a.recommendation is not None and a.recommendation["monthly_cost"] <= 3000
+@pytest.mark.parametrize("question, verdict, intro", [
+    # read as feasibility or as a recommendation, the memory stated is answered first, then what to rent
+    ("显存只有12G，想lora微调qwen2.5-14b，不够的话租什么好，预算每月3000", "**按现在的设置放不下。**", "**不行的话，按你的预算可以租：**"),
+    ("I have 24 GB. LoRA qwen2.5-7b — if that's not enough, what should I rent under $300/month?", "**Yes.**",
+     "**What to rent for it, within your budget:**"),
+])
+def test_someone_who_states_their_memory_hears_first_whether_it_is_enough(question, verdict, intro):
+    a = ask(question)
+    assert "estimate_vram" in tools(a) and "recommend_config" in tools(a)
+    assert a.answer.startswith(verdict) and a.answer.index(verdict) < a.answer.index(intro), a.answer[:300]
+    assert a.recommendation is not None and a.recommendation["monthly_cost"] <= (3000 if "预算" in question else 300)
+
+
+def test_an_alternative_not_shown_is_not_the_answers_pick():
+    """A budget from an earlier turn and a 'yes': the recommendation computed beside the verdict is not shown, so the
+    structured pick (the web panel, exports) must not show it either."""
+    advisor = Advisor()
+    ask("my budget is 20000 CNY a month, I want to LoRA fine-tune qwen2.5-7b", advisor=advisor)
+    a = ask("can it run on one A100 80GB?", advisor=advisor)
+    assert a.frame == "feasibility" and a.answer.startswith("**Yes.**")
+    assert "What to rent" not in a.answer and a.recommendation is None and a.options == []
+
+
+def test_the_data_size_and_a_gpu_that_holds_the_job_add_the_training_time():
+    a = ask("can I lora qwen2.5-7b on my 4090 with 50M tokens of data?")
+    assert a.answer.startswith("**Yes.**") and "estimate_train_time" in tools(a)
+    assert "Training **Qwen2.5 7B** (LoRA fine-tuning) on 1× RTX-4090 takes about" in a.answer
 
 
 def test_missing_information_assumes_and_asks_one_question():

@@ -81,3 +81,26 @@ def test_a_recommendation_for_someone_with_memory_first_checks_it():
     assert {k: check.get(k) for k in ("model", "mode", "seq_len")} == {k: calls["rec"].args.get(k) for k in ("model", "mode", "seq_len")}
     earlier = TurnContext(frame="recommend", slots=turn.slots, stated=["budget"])  # the 12 GB was said turns ago
     assert "check" not in {c.key for c in RecommendHandler().plan(earlier, env=None).calls}
+
+
+def _results(*targets):
+    from assistant.offline.handlers.base import Outcome, Results
+
+    main = Outcome(name="estimate_vram", key="main", args={}, result={"fit": {"targets": [
+        {"fits": fits, "target": {"gpu": gpu}} for gpu, fits in targets]}})
+    return Results([main])
+
+
+@pytest.mark.parametrize("targets, no, timed_on", [
+    ([("RTX-4090", False)], True, None),
+    ([("RTX-4090", False), ("A100-80GB", True)], False, "A100-80GB"),  # one of two holds it: not "rent instead"
+    ([("A100-80GB", True)], False, "A100-80GB"),
+    ([], False, "RTX-4090"),  # no hardware verdict (a memory question): nothing contradicts the time
+])
+def test_the_verdict_that_decides_what_is_added(targets, no, timed_on):
+    from assistant.offline.handlers.extras import _fits_on, _verdict_no
+
+    results = _results(*targets)
+    assert _verdict_no(results) is no
+    for gpu in ("RTX-4090", "A100-80GB"):
+        assert _fits_on(results, gpu) is (timed_on == gpu or not targets)

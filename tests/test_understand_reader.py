@@ -45,6 +45,8 @@ SLOT_CASES = [
     ("two machines, each with 8 V100, over ethernet", {"gpu_count": 16}),
     ("two H100x8 machines running deepseek-r1", {"gpu_count": 16}),
     ("two nodes of 80GB cards", {"gpu_count": None}),
+    ("3 servers, 2 TB RAM each, 8 H100 total", {"gpu_count": 8}),
+    ("max_output 512", {"output_len": 512}),
     # a model the catalog lacks, sized from its name
     ("SomeLab-Coder-14B qlora on a 3090?", {"model_name": "SomeLab-Coder-14B", "params": 14e9, "mode": "qlora", "gpus": ["RTX-3090"]}),
     # a typo in a catalog model's name; digits are never 'corrected'
@@ -235,6 +237,16 @@ NOT_STATED = [
     ("batch一过128输出吞吐反而往下掉", ["output_len"]),
     ("GRPO run, num_generations 4, max_completion_length 512", ["output_len"]),  # RL settings, not a serving answer
     ("prefill at 9000 input tokens/s", ["input_len"]),
+    ("output: 1677 tok/s, input 2k", ["output_len"]),
+    ("generation 45 tok/s", ["output_len"]),
+    # a data size or an MoE's active parameters after the model name is not its size
+    ("Qwen2.5-14B 2B tokens lora on 4 4090", ["model_name", "params"]),
+    ("deepseek-v3 37B激活参数", ["model_name", "params"]),
+    ("llama-3-8b 0B tokens lora on a 4090, does it fit?", ["model_name", "params"]),  # regression: division by zero
+    # counts of hours, cores, disks per node are not GPUs
+    ("2 nodes, 8 hours each, llama-3-8b full finetune on H100", ["gpu_count"]),
+    ("3 nodes of 64 cores each", ["gpu_count"]),
+    ("4 nodes of 2TB disk, H100", ["gpu_count"]),
     ("ten bucks an hour, 8k context sft of a 67b", ["hours"]),  # a price per hour, not one hour to price
     ("$0.5 per 1M tokens at 2k in", ["requests_per_day", "tokens"]),  # the 1M of a price unit
 ]

@@ -12,7 +12,7 @@ from tools.domain import GIB, ModelKind, ModelSpec
 from tools.messages import render
 from tools.notes import Note
 from tools.schemas import VramRequest
-from tools.vram import AMP, FULL32, HALF, _logit_bytes, _logits_upcast, estimate_vram
+from tools.vram import AMP, FULL32, HALF, _logit_bytes, estimate_vram
 from tools.vram_shape import layer_style
 
 
@@ -71,7 +71,7 @@ def test_the_16bit_loss_of_a_deepspeed_run_holds_6_bytes_per_logit():
 
 def test_without_a_stated_upcast_the_family_decides_and_nothing_is_said():
     req = VramRequest(mode="pretrain", seq_len=1024)
-    assert _logits_upcast(req) is None
+    assert req.logits_upcast is None
     e = estimate_vram(_model("gpt2"), req)
     logits = next(n.params for n in e.assumptions if n.code == "vram.logits")
     assert "upcast_stated" not in logits and logits["bytes_per_logit"] == 14

@@ -891,7 +891,7 @@ def _training_activations(model: ModelSpec, shape: Shape | None, req: VramReques
     if model.kind == ModelKind.encoder and req.mode != Mode.pretrain:
         acc.say(VramCode.encoder_head)
     else:
-        upcast = _logits_upcast(req)
+        upcast = req.logits_upcast  # None: the family's HF loss decides
         per_logit, fp32_loss = _logit_bytes(style, reg, autocast, req.chunked_loss, upcast, req.vocab_parallel_loss)
         acc.logit_bytes = per_logit
         stated = {} if upcast is None or req.chunked_loss else {"upcast_stated": upcast}
@@ -977,12 +977,6 @@ def _op_sac_token_bytes(s: Shape, reg: _Regime, tp: int, flash: bool) -> float:
 def _half(p: Precision) -> Precision:
     """The 16-bit format tensors are kept in: fp16 when that is the precision, else bf16."""
     return Precision.fp16 if p == Precision.fp16 else Precision.bf16
-
-
-def _logits_upcast(req: VramRequest) -> bool | None:
-    """Whether the loss upcasts the logits to fp32, as `VramRequest.logits_upcast` states it (None: the family's HF
-    implementation decides)."""
-    return req.logits_upcast
 
 
 def _logit_bytes(style: LayerStyle, reg: _Regime, autocast: bool, chunked: bool,

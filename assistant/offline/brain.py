@@ -69,7 +69,10 @@ class OfflineBrain(BaseChatModel):
             results = Results(outcomes(since, plan))
             cited = Cited()
             text = compose_answer(handler, ctx, plan, results, cited, self.env)
-            message = AIMessage(content=text, additional_kwargs={OFFLINE_BRAIN_KEY: {"citations": cited.passages, "language": ctx.lang}})
+            # "unshown": results the composition computed but did not show (an alternative beside a "yes"): the
+            # Advisor keeps them out of the answer's structured pick
+            message = AIMessage(content=text, additional_kwargs={OFFLINE_BRAIN_KEY: {
+                "citations": cited.passages, "language": ctx.lang, "unshown": list(plan.data.get("unshown", []))}})
         return ChatResult(generations=[ChatGeneration(message=message)])
 
 

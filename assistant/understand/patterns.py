@@ -55,8 +55,8 @@ _NODES_GPUS = [
     re.compile(rf"(?<![\d.]){N}\s*[x×*]\s*{N}\s*(?:x|×)?\s*(?:gpus?|cards?|卡|{GPU_PH})", re.I),
     re.compile(rf"(?<![\d.]){N}\s*(?:台|个节点|nodes?|machines?|servers?|boxes)[^。\n]{{0,16}}?(?:每台|每个节点|each|per node)\s*(?:有|with|has|having|of)?\s*{N}\s*(?:x|×)?\s*(?:张|块)?\s*(?:gpus?|cards?|卡|{GPU_MARK})", re.I),
     # "four A800 nodes, 8 gpus each", "96 DGX-A100 nodes (8x 40G each)", "two nodes of 8", "two H100x8 machines"
-    re.compile(rf"(?<![\d.]){N}\s*(?:(?:dgx[- ]?)?{GPU_MARK}\s*)?(?:nodes?|machines?|servers?|boxes)\W{{0,3}}{N}\s*(?:x|×)?\s*(?:gpus?|cards?|{GPU_MARK})?[^,.;，。\n]{{0,8}}?\b(?:each|apiece|per (?:node|machine|box))\b", re.I),
-    re.compile(rf"(?<![\d.]){N}\s*(?:nodes?|machines?|servers?|boxes)\s+of\s+{N}(?![\d.]|\s*(?:g\b|gb|gib|%))", re.I),
+    re.compile(rf"(?<![\d.]){N}\s*(?:(?:dgx[- ]?)?{GPU_MARK}\s*)?(?:nodes?|machines?|servers?|boxes)\W{{0,3}}{N}\s*(?:x|×)?\s*(?:(?:gpus?|cards?|{GPU_MARK})\s*|\d+\s?g[bi]?b?\s+|(?=\s*\(?\s*(?:each|apiece|per)))\)?\s*(?:each|apiece|per (?:node|machine|box))\b", re.I),
+    re.compile(rf"(?<![\d.]){N}\s*(?:nodes?|machines?|servers?|boxes)\s+of\s+{N}\s*(?:x\s*)?(?:gpus?\b|cards?\b|{GPU_MARK}|(?=\s*(?:instead|each|\?|$|,|\.)))", re.I),
     re.compile(rf"(?<![\d.]){N}\s*{GPU_MARK}\s*[x×*]\s*{N}\s*(?:nodes?|machines?|servers?|boxes)", re.I),
     re.compile(rf"--nodes[= ]{N}[^\n]{{0,80}}?--gpus-per-node[= ]{N}", re.I),
 ]
@@ -587,12 +587,12 @@ _BOTH_LEN = rf"(?:输入输出|输入和输出|输入与输出|in(?:put)? and ou
 _NOT_A_RATE = r"(?!\s*(?:tok(?:en)?s?\s*/|tokens?\s+(?:per|a)\s+sec|t/s|tps\b|throughput|speed|吞吐|速度|速率))"
 _IN_LEN = [
     re.compile(_BOTH_LEN, re.I),
-    re.compile(rf"(?:inputs?|prompts?|prefill|输入|提示词?|问题)\s*(?:length|len|长度|大概|约|平均|avg)?\s*(?:of|=|:|：|为|是|~|约|大概|在|average)?\s*(?:约|大概|平均|~|about|around|roughly|average|avg)?\s*{N}\s*(k|K)?\s*(?:tokens?|toks?|个token|字)?", re.I),
+    re.compile(rf"(?:inputs?|prompts?|prefill|输入|提示词?|问题)\s*(?:length|len|长度|大概|约|平均|avg)?\s*(?:of|=|:|：|为|是|~|约|大概|在|average)?\s*(?:约|大概|平均|~|about|around|roughly|average|avg)?\s*{N}\s*(k|K)?{_NOT_A_RATE}\s*(?:tokens?|toks?|个token|字)?", re.I),
     re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*(?:tokens?\s*)?(?:in\b|input|prompt|输入){_NOT_A_RATE}", re.I),
 ]
 _OUT_LEN = [
     re.compile(_BOTH_LEN, re.I),
-    re.compile(rf"(?<!每秒)(?<!每秒才)(?<!每秒只)(?<!每秒钟)(?<![A-Za-z_])(?:outputs?|completions?|generat\w*|responses?|answers?|输出|生成|回复|回答)\s*(?:length|len|长度|大概|约|平均)?\s*(?:of|=|:|：|为|是|~|约|大概|在)?\s*(?:约|大概|平均|~|about|around|roughly|average|avg)?\s*{N}\s*(k|K)?\s*(?:tokens?|toks?|个token|字)?", re.I),
+    re.compile(rf"(?<!每秒)(?<!每秒才)(?<!每秒只)(?<!每秒钟)(?<![A-Za-z])(?!completions?_length|generations\b)(?:outputs?|completions?|generat\w*|responses?|answers?|输出|生成|回复|回答)\s*(?:length|len|长度|大概|约|平均)?\s*(?:of|=|:|：|为|是|~|约|大概|在)?\s*(?:约|大概|平均|~|about|around|roughly|average|avg)?\s*{N}\s*(k|K)?{_NOT_A_RATE}\s*(?:tokens?|toks?|个token|字)?", re.I),
     re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*(?:tokens?\s*)?(?:out\b|output|输出|生成){_NOT_A_RATE}", re.I),
     re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*-?\s*tokens?\s+(?:answers?|responses?|completions?|replies)", re.I),
 ]

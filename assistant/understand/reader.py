@@ -317,7 +317,7 @@ class Reader:
         if not m or spec is None or not spec.params:
             return None
         size = float(m.group(1)) * 1e9
-        if abs(spec.params / size - 1) <= 0.25:
+        if size <= 0 or abs(spec.params / size - 1) <= 0.25:
             return None  # the model's own size restated
         if any(o.family == spec.family and abs(o.params / size - 1) <= 0.1 for o in self.matcher.catalog.models.values() if o.params):
             return None  # a sibling of that size exists: the matcher or the follow-up logic names it
@@ -715,7 +715,10 @@ _NAME_TAIL = re.compile(
 _TAIL_SIZE = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s?([bBmM])(?![A-Za-z0-9])")
 
 
-_SIZE_TAG = re.compile(r"\s?[:\-]?\s?(\d+(?:\.\d+)?)\s?([bB])(?![A-Za-z0-9])")
+# a size written right after a model name ("deepseek-r1:70b", "deepseek-r1 32b"); not a data size or an MoE's active
+# parameters ("qwen2.5-7b 5b tokens", "deepseek-v3 37b active")
+_SIZE_TAG = re.compile(r"\s?[:\-]?\s?(\d+(?:\.\d+)?)\s?([bB])(?![A-Za-z0-9])"
+                       r"(?!\s*(?:-\s*)?(?:tokens?|toks?|个?\s*token|active|activated|激活|of (?:data|text)|数据|条|samples?|examples?))", re.I)
 
 
 def _extend_name(t: str, name: str) -> tuple[str, float | None]:

@@ -306,6 +306,8 @@ MESSAGES: dict = {
     # ------------------------------------------------------------ beside a verdict (assistant/offline/handlers/extras.py)
     "extra.rent_instead": ("**What to rent instead, within your budget:**", "**不行的话，按你的预算可以租：**"),
     "extra.rent_within": ("**What to rent for it, within your budget:**", "**按你的预算，可以租：**"),
+    "extra.rent_instead_any": ("**What to rent instead:**", "**不行的话，可以租：**"),
+    "extra.rent_any": ("**What to rent for it:**", "**可以租：**"),
     # ------------------------------------------------------------ recommendation
     "rec.lead": (_rec_lead, _rec_lead),
     "rec.lead_unpriced": (_rec_unpriced, _rec_unpriced),

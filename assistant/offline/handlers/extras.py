@@ -24,6 +24,18 @@ from tools.notes import Note, NoteCode
 class ExtraCode(NoteCode):
     rent_instead = "extra.rent_instead"  # the verdict was no: what to rent instead, within the budget
     rent_within = "extra.rent_within"  # the verdict was yes (or there was none): what to rent, within the budget
+    rent_instead_any = "extra.rent_instead_any"  # the same, with no budget stated
+    rent_any = "extra.rent_any"
+
+
+def rent_intro(no: bool, budget: bool) -> Note:
+    """The line that introduces a recommendation under a verdict."""
+    if budget:
+        return Note.of(ExtraCode.rent_instead if no else ExtraCode.rent_within)
+    return Note.of(ExtraCode.rent_instead_any if no else ExtraCode.rent_any)
+
+
+TRAINING_MODES = frozenset({"full", "lora", "qlora", "pretrain"})
 
 
 @dataclass(frozen=True)
@@ -31,37 +43,41 @@ class Extra:
     key: str  # the plan key of its result
     frames: frozenset[Frame]
     needs: tuple[str, ...]  # slots that must all be in the state
+    stated: tuple[str, ...] = ()  # slots that must be stated in this very turn
+    modes: frozenset[str] | None = None  # the frame's calculation must be for one of these modes (None: any)
 
 
 EXTRAS: tuple[Extra, ...] = (
     Extra("rec", frozenset({Frame.feasibility, Frame.memory}), ("budget",)),
-    Extra("time", frozenset({Frame.feasibility, Frame.memory}), ("tokens", "gpus")),
-    Extra("check", frozenset({Frame.recommend}), ("available_gib",)),
+    Extra("time", frozenset({Frame.feasibility, Frame.memory}), ("tokens", "gpus"), modes=TRAINING_MODES),
+    Extra("check", frozenset({Frame.recommend}), ("available_gib",), stated=("available_gib",)),
 )
-TRAINING_MODES = ("full", "lora", "qlora", "pretrain")
 
 
 def applicable(ctx: TurnContext) -> list[Extra]:
     if not ctx.has_workload:
         return []
-    return [e for e in EXTRAS if ctx.frame in e.frames and all(ctx.has(s) for s in e.needs)]
+    return [e for e in EXTRAS if ctx.frame in e.frames and all(ctx.has(s) for s in e.needs)
+            and all(s in ctx.stated for s in e.stated)]
 
 
 def plan_extras(ctx: TurnContext, plan: Plan) -> None:
     main = next((c for c in plan.calls if c.key in ("main", "rec")), None)
     for extra in applicable(ctx):
+        if extra.modes is not None and (main is None or main.args.get("mode") not in extra.modes):
+            continue
         if extra.key == "rec":
             from assistant.offline.handlers.recommend import recommend_plan
 
             # The GPUs the user named are what the verdict checks; what to rent instead is not bound to them.
             recommend_plan(ctx, plan, hardware=False, searches=False, workload=main.args if main else None)
-        elif extra.key == "time" and main is not None and main.args.get("mode") in TRAINING_MODES:
+        elif extra.key == "time" and main is not None:
             args = {k: main.args[k] for k in ("model", "params", "mode", "precision") if k in main.args}
             args.update(gpu=ctx.gpu, gpus=int(ctx.get("gpu_count") or 1), tokens=float(ctx.get("tokens")))
             if ctx.has("epochs"):
                 args["epochs"] = float(ctx.get("epochs"))
             plan.call("estimate_train_time", "time", **args)
-        elif extra.key == "check" and main is not None and "available_gib" in ctx.stated:
+        elif extra.key == "check" and main is not None:
             from assistant.offline.handlers.recommend import WORKLOAD_KEYS
 
             args = {k: v for k, v in main.args.items() if k in WORKLOAD_KEYS}
@@ -69,12 +85,23 @@ def plan_extras(ctx: TurnContext, plan: Plan) -> None:
             plan.call("estimate_vram", "check", **args)
 
 
-def _verdict_no(results: Results, key: str = "main") -> bool:
+def _targets(results: Results, key: str = "main") -> list[dict]:
     main = results.get(key)
     if main is None or main.error:
-        return False
-    targets = (main.result.get("fit") or {}).get("targets") or []
-    return any(not t.get("fits") for t in targets)
+        return []
+    return (main.result.get("fit") or {}).get("targets") or []
+
+
+def _verdict_no(results: Results, key: str = "main") -> bool:
+    """No hardware the user named holds the job (with one of two that fits, the answer is not "rent instead")."""
+    targets = _targets(results, key)
+    return bool(targets) and not any(t.get("fits") for t in targets)
+
+
+def _fits_on(results: Results, gpu: str | None) -> bool:
+    """The verdict on the GPU the time estimate ran on: yes, or there was no hardware verdict at all."""
+    targets = _targets(results)
+    return not targets or any(t.get("fits") and t.get("target", {}).get("gpu") == gpu for t in targets)
 
 
 def extra_blocks(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> tuple[list[Block], list[Note]]:
@@ -85,15 +112,18 @@ def extra_blocks(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, e
     if rec is not None and not rec.error:
         no = _verdict_no(results)
         # A budget stated earlier in the conversation shows the alternative only where the verdict is no; one stated
-        # with this question is part of what it asks.
-        if no or "budget" in ctx.stated:
+        # with this question is part of what it asks. A recommendation not shown is marked so that the answer's
+        # structured pick (Answer.recommendation, the web panel) does not show what the text does not say.
+        if not (no or "budget" in ctx.stated):
+            plan.data.setdefault("unshown", []).append("rec")
+        else:
             from assistant.offline.handlers.recommend import compose_recommendation
 
-            blocks.append(Para([Note.of(ExtraCode.rent_instead if no else ExtraCode.rent_within)]))
+            blocks.append(Para([rent_intro(no, budget=True)]))
             blocks.extend(compose_recommendation(ctx, plan, results, cited, env, embedded=True).blocks)
             notes.extend(Note.model_validate(a) for a in rec.result.get("assumptions", [])[:2] if isinstance(a, dict))
     time = results.get("time")
-    if time is not None and not time.error and not _verdict_no(results):
+    if time is not None and not time.error and _fits_on(results, time.args.get("gpu")):
         from assistant.offline.handlers.training import TimeCode
 
         r = time.result
@@ -105,7 +135,8 @@ def extra_blocks(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, e
 
 
 def check_lead(ctx: TurnContext, results: Results, env: Env) -> list[Note]:
-    """The verdict on the memory the user has, said before the recommendation ('check' above)."""
+    """The verdict on the memory the user has, said before the recommendation ('check' above), and the line that
+    introduces the recommendation under it."""
     check = results.get("check")
     if check is None or check.error:
         return []
@@ -114,4 +145,5 @@ def check_lead(ctx: TurnContext, results: Results, env: Env) -> list[Note]:
     targets = (check.result.get("fit") or {}).get("targets") or []
     if len(targets) != 1:
         return []
-    return [_verdict(targets[0], env.model_name(check.result["model"]), check.result["mode"])]
+    verdict = _verdict(targets[0], env.model_name(check.result["model"]), check.result["mode"])
+    return [verdict, rent_intro(not targets[0].get("fits"), budget=bool(ctx.budget))]

@@ -323,6 +323,6 @@ class RecommendHandler:
 
         out = compose_recommendation(ctx, plan, results, cited, env)
         verdict = check_lead(ctx, results, env)
-        if verdict:
-            out.blocks.insert(0, Lead(verdict))  # "is my 24 GB enough?" is answered before what to rent
+        if verdict:  # "is my 24 GB enough?" is answered before what to rent
+            out.blocks[0:0] = [Lead(verdict[:1]), Para(verdict[1:])]
         return out
