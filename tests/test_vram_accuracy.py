@@ -46,7 +46,7 @@ def results(bench, catalog):
 def test_every_row_names_its_source(bench):
     for path in (bench.MEMORY_FILE, bench.KINDS_FILE, bench.HELDOUT_KINDS_FILE, bench.KINDS2_FILE,
                  bench.HELDOUT_KINDS2_FILE, bench.HELDOUT_KINDS3_FILE, bench.HELDOUT_KINDS4_FILE,
-                 bench.HELDOUT_KINDS5_FILE, bench.HELDOUT_KINDS5B_FILE, bench.HOURS_FILE):
+                 bench.HELDOUT_KINDS5_FILE, bench.HELDOUT_KINDS5B_FILE, bench.HELDOUT_KINDS6_FILE, bench.HOURS_FILE):
         data = bench.load_yaml(path)
         for row in data["rows"] + data.get("bounds", []):
             assert row["source"].strip(), row["id"]
@@ -59,6 +59,7 @@ def test_every_row_names_its_source(bench):
     ("HELDOUT_KINDS4_FILE", "published_memory_heldout_kinds4.yaml"),
     ("HELDOUT_KINDS5_FILE", "published_memory_heldout_kinds5.yaml"),
     ("HELDOUT_KINDS5B_FILE", "published_memory_heldout_kinds5b.yaml"),
+    ("HELDOUT_KINDS6_FILE", "published_memory_heldout_kinds6.yaml"),
 ])
 def test_each_held_out_round_is_the_frozen_file(bench, attr, name):
     readme = (bench.DATA / "published_memory_README.md").read_text(encoding="utf-8")
@@ -97,10 +98,11 @@ def _frozen_digest(bench, what: str) -> str:
     return re.search(r"`([0-9a-f]{64})`", row).group(1)
 
 
-@pytest.mark.parametrize("name", ["published_memory_heldout_kinds5.yaml", "published_memory_heldout_kinds5b.yaml"])
-def test_the_fifth_round_files_are_the_ones_the_freeze_record_names(bench, name):
-    """Round 5 was frozen by the record, not by a commit of the file: the file and the README's digest line must both
-    be what the record says was delivered."""
+@pytest.mark.parametrize("name", ["published_memory_heldout_kinds5.yaml", "published_memory_heldout_kinds5b.yaml",
+                                  "published_memory_heldout_kinds6.yaml"])
+def test_the_files_frozen_by_the_record_are_the_ones_it_names(bench, name):
+    """Rounds 5 and 6 were frozen by the record, not by a commit of the file: the file and the README's digest line
+    must both be what the record says was delivered."""
     assert hashlib.sha256((bench.DATA / name).read_bytes()).hexdigest() == _frozen_digest(bench, name)
 
 
@@ -115,6 +117,76 @@ def test_the_fifth_round_readme_texts_are_merged_as_delivered(bench):
     assert text5.endswith("\n\n")  # the delivered text, then the blank line before the second batch
     assert hashlib.sha256(text5[:-1].encode("utf-8")).hexdigest() == _frozen_digest(bench, "README_round5.md")
     assert hashlib.sha256(text5b.encode("utf-8")).hexdigest() == _frozen_digest(bench, "README_round5b.md")
+
+
+def test_the_sixth_round_readme_text_is_merged_as_delivered(bench):
+    """The collector's README text (README_round6.md) stands in tests/data/published_memory_README.md byte for byte,
+    from its heading to the lead's "Evaluation (sixth round)" section, which follows it after one blank line."""
+    readme = (bench.DATA / "published_memory_README.md").read_text(encoding="utf-8")
+    start = readme.index('## Sixth round of the weak kinds ("new kinds 6")')
+    end = readme.index("### Evaluation (sixth round)", start)
+    text6 = readme[start:end]
+    assert text6.endswith("\n\n")  # the delivered text, then the blank line before the lead's section
+    assert hashlib.sha256(text6[:-1].encode("utf-8")).hexdigest() == _frozen_digest(bench, "README_round6.md")
+
+
+def test_the_sixth_round_is_read_as_frozen_and_holds_out_only_new_sources(bench):
+    """Round 6's one evaluation is a measurement: no erratum touches its file, every row is held out, and no repository
+    it cites is cited by an earlier file or named in the README before its own section (the split rule's "none is
+    listed as left out"); its two sources are held out whole."""
+    assert not [e for e in bench.load_errata() if e["file"] == bench.HELDOUT_KINDS6_FILE.name]
+    repo = lambda url: re.sub(r"/blob/[^/]+/", "/blob/*/", url).split("/blob/")[0]  # noqa: E731
+    earlier = set()
+    for paths in (v for k, v in bench.MEMORY_SETS.items() if k != "new kinds 6"):
+        for path in paths:
+            data = bench.load_yaml(path)
+            earlier |= {repo(r["source"]) for r in data["rows"] + data.get("bounds", [])}
+    held = bench.load_yaml(bench.HELDOUT_KINDS6_FILE)
+    assert len(held["rows"]) == 35 and not held.get("bounds")
+    assert {r["split"] for r in held["rows"]} == {"holdout"}
+    assert all(r.get("grade") in ("A", "B", "C") for r in held["rows"])
+    repos = {repo(r["source"]) for r in held["rows"]}
+    assert repos == {"https://github.com/ljm565/universal-llm-trainer",
+                     "https://github.com/LambdaLabsML/distributed-training-guide"}
+    assert not repos & earlier, "held-out sources must be new"
+    readme = (bench.DATA / "published_memory_README.md").read_text(encoding="utf-8")
+    before_round6 = readme[:readme.index('## Sixth round of the weak kinds ("new kinds 6")')]
+    assert not [r for r in repos if r.removeprefix("https://github.com/") in before_round6]
+    assert bench.MEMORY_SETS["new kinds 6"] == (bench.HELDOUT_KINDS6_FILE,)
+
+
+def test_round_six_held_out_rows_carry_the_estimate_from_the_code_they_were_frozen_against(bench, results):
+    """Every row has its 'before' (BASELINE6_GIB: the estimate of commit da77df2, computed once at the evaluation), and
+    the report reads the round's evaluation by source page, kind and grade."""
+    mem, bounds, hours = results
+    held = [r for r in mem if r.set == "new kinds 6"]
+    assert len(held) == 35 and all(r.split == "holdout" for r in held)
+    assert set(bench.BASELINE6_GIB) == {r.id for r in held} and all(r.before_gib is not None for r in held)
+    report = bench.render(mem, bounds, hours, bench.load_errata())
+    reading = report[report.index("### Reading the sixth round's held-out evaluation"):]
+    for table in ("By source page:", "By kind:", "By grade:"):
+        assert table in reading
+    # the sixth formula round's calibration reading keeps to the 347 rows it read
+    assert "| all | 6.2% / 155.2% / 347 |" in report and report.count(" / 347 |") >= 2
+
+
+def test_round_six_was_evaluated_once_and_its_figures_are_the_recorded_ones(bench, results):
+    """The sixth round's one evaluation (median 12.9 %, max 41.0 % over 35 rows: the median target met, the max missed
+    on the three Llama 2 13B FSDP + CPU-offload full fine-tunes) is recorded; the round's formula changes moved none of
+    its rows. A later formula change that moves them must keep the record and say so in the report."""
+    mem, bounds, hours = results
+    held = [r for r in mem if r.set == "new kinds 6"]
+    now, before = bench._summary([r.error for r in held]), bench._summary([r.before_error for r in held])
+    assert bench.ROUND6_HELDOUT_FIRST_EVAL == (0.129, 0.410)
+    assert (round(now[0], 3), round(now[1], 3)) == bench.ROUND6_HELDOUT_FIRST_EVAL
+    assert (round(before[0], 3), round(before[1], 3)) == (0.129, 0.410)
+    assert all(abs(r.ours_gib - r.before_gib) <= 0.005 + 1e-9 for r in held)  # BASELINE6_GIB is rounded to 0.01 GiB
+    report = bench.render(mem, bounds, hours, bench.load_errata())
+    said = "At this evaluation: median 12.9% (target met), max 41.0% (target MISSED); 32 of 35 rows within 35%"
+    assert said in report
+    over = [r.id for r in held if abs(r.error) > bench.TARGET_MAX]
+    assert sorted(over) == [f"ult-{gpu}-llama2-13b-full-fsdp-offload" for gpu in ("a100", "h100", "rtxpro6000")]
+    assert "ult-h100-llama2-13b-full-fsdp-offload (full-sharded-offload, -41%; -41% before)" in report
 
 
 def test_the_fifth_round_is_read_as_frozen_and_holds_out_only_new_sources(bench):
@@ -208,9 +280,9 @@ def test_round_four_was_evaluated_once_and_the_report_keeps_its_record(bench, re
 def test_round_five_reports_every_file_before_and_after_and_the_largest_residuals(bench, results):
     """The fifth round is calibration only: its reading gives each file's summary before the round (recorded) and now,
     and the ten largest residuals before and after; the 'before' of every row is the recorded estimate. The round's
-    held-out rows (new kinds 5) are not part of it: they have their own reading."""
+    held-out rows (new kinds 5), and the sixth round's, are not part of it: they have their own readings."""
     mem, bounds, hours = results
-    calibration = [r for r in mem if r.set != "new kinds 5"]
+    calibration = [r for r in mem if r.set not in ("new kinds 5", "new kinds 6")]
     assert set(bench.BEFORE_ROUND5_GIB) == {r.id for r in calibration}
     before = {k: bench._summary([bench.BEFORE_ROUND5_GIB[r.id] / r.measured_gib - 1 for r in mem
                                  if (r.set, r.split) == k]) for k in bench.BEFORE_ROUND5}
