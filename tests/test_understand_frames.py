@@ -168,3 +168,11 @@ def unsure(u):
 ])
 def test_an_unsure_model_still_computes_the_stated_workload(u, unsure, text, frame):
     assert unsure.decide(u.reader.read(text), ConversationState()).frame == frame
+
+
+@pytest.mark.parametrize("text,frame", [
+    ("what can you do, exactly?", Frame.chitchat),  # about the assistant: chitchat, not out of scope
+    ("how do i speed up my python script?", Frame.out_of_scope),
+])
+def test_a_new_question_with_nothing_of_the_domain(u, unsure, text, frame):
+    assert unsure.decide(u.reader.read(text), ConversationState()).frame == frame

@@ -173,7 +173,10 @@ class FrameDecider:
                 how = "model+knn"
             if (frame not in (Frame.out_of_scope, Frame.chitchat) and r.domain_evidence == 0 and not f.stated - {"pasted"}
                     and (state.frame in (None, Frame.out_of_scope, Frame.chitchat) or r.topic_switch)):
-                # a new question with no GPU, model, cloud or AI word in it ("how do i speed up my python script?")
+                # a new question with no GPU, model, cloud or AI word in it ("how do i speed up my python script?");
+                # one addressed to the assistant about itself ("what can you do?") is chitchat
+                if f.has("chitchat"):
+                    return FrameDecision(Frame.chitchat, p, "about the assistant, nothing of the domain")
                 return FrameDecision(Frame.out_of_scope, p, "nothing of the domain in a new question")
             if p < LOW_CONFIDENCE and frame in (Frame.guidance, Frame.out_of_scope, Frame.chitchat) and (f.workload and f.has("memory", "feasibility")):
                 if f.has("serving") and (f.inference or "engine" in f.stated) and not f.training:
