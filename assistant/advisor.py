@@ -229,7 +229,7 @@ class Advisor:
             unshown = set(final.additional_kwargs[OFFLINE_BRAIN_KEY].get("unshown", []))
             claims = verify_numbers(answer_text, _evidence(new, shown=cited), user_texts, pasted_texts=pasted_texts)
         timings["verify"] = time.perf_counter() - t
-        records = [ToolCallRecord(name=o.name, args=o.args, result=o.result) for o in results]
+        records = [ToolCallRecord(name=o.name, args=o.args, result=o.result, shown=o.key not in unshown) for o in results]
 
         self.history.extend([HumanMessage(content=text), AIMessage(content=answer_text)])
         del self.history[: max(0, len(self.history) - 4 * HISTORY_TURNS)]

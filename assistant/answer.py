@@ -11,6 +11,8 @@ class ToolCallRecord(BaseModel):
     name: str
     args: dict[str, Any]
     result: Any = Field(description="the tool's JSON result, or {'error': message}")
+    shown: bool = Field(default=True, description="False: computed beside the answer but not shown in it (an "
+                                                  "alternative under a 'yes'); the UI treats it as not asked")
 
 
 class Citation(BaseModel):

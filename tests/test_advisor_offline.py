@@ -134,6 +134,8 @@ def test_an_alternative_not_shown_is_not_the_answers_pick():
     a = ask("can it run on one A100 80GB?", advisor=advisor)
     assert a.frame == "feasibility" and a.answer.startswith("**Yes.**")
     assert "What to rent" not in a.answer and a.recommendation is None and a.options == []
+    rec = [c for c in a.tool_calls if c.name == "recommend_config"]
+    assert rec and not any(c.shown for c in rec)  # computed (listed for transparency), marked as not shown
 
 
 def test_the_data_size_and_a_gpu_that_holds_the_job_add_the_training_time():

@@ -394,8 +394,9 @@ def options_table(answer: Answer, compact: bool = False, names: ProviderNames | 
 
 
 def ran_recommender(answer: Answer) -> bool:
-    """The turn asked the recommender (successfully or not): an empty panel then means "nothing fits"."""
-    return any(call.name == "recommend_config" for call in answer.tool_calls)
+    """The turn asked the recommender (successfully or not) and showed what it said: an empty panel then means
+    "nothing fits" (an alternative computed beside a "yes" and not shown is not an answer to show)."""
+    return any(call.name == "recommend_config" and call.shown for call in answer.tool_calls)
 
 
 def recommendation_panel(answer: Answer | None, names: ProviderNames | None = None, *, earlier: int | None = None,
