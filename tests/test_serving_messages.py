@@ -65,6 +65,7 @@ def _runs() -> dict[str, Callable]:
         "saturated rate": est("qwen2.5-7b", "L4", gpus=1, load=Load(kind=LoadKind.request_rate, value=500)),
         "static batch": est("qwen2.5-7b", "A100-80GB", gpus=1, load=Load(kind=LoadKind.batch, value=32)),
         "max throughput, MoE, fp8": est("qwen3-30b-a3b", "H100", gpus=1, weights="fp8", load=Load(kind=LoadKind.max_throughput)),
+        "burst, TP over PCIe": est("qwen2.5-7b", "L4", gpus=2, tp=2, load=Load(kind=LoadKind.max_throughput, value=100)),
         "sglang": est("qwen2.5-7b", "H100", gpus=1, engine="sglang"),
         "trtllm int8": est("qwen2.5-7b", "H100", gpus=1, engine="trtllm", weights="int8"),
         "llama.cpp layer split": est("llama-3-70b", "RTX-3090", gpus=2, engine="llamacpp", weights="q4_k_m"),

@@ -261,6 +261,9 @@ def _assumptions(model: ModelSpec, gpu: GPU, req: ServingRequest, plan: Plan, es
             extra = {"concurrency": int(est.load.value or 1)}
         notes.append(Note.of(ServingCode.queueing, prefill_share=round(min(rho, 1.0), 3), wait_ms=round(est.queue_ms, 2),
                              arrivals=arrivals, **extra))
+        if est.load.burst:  # a finite run: its duration is set by its slowest requests, which one mean length cannot show
+            notes.append(Note.of(ServingCode.burst_lengths, requests=est.load.burst, input_tokens=est.input_len,
+                                 output_tokens=est.output_len))
     if est.load.kind == LoadKind.max_throughput:
         notes.append(Note.of(ServingCode.load_max, concurrency=round(est.concurrency)))
     return notes

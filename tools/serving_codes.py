@@ -22,6 +22,8 @@ class ServingCode(NoteCode):
     load_max = "serving.load_max"  # concurrency (the most the engine runs at once)
     queueing = "serving.queueing"  # prefill_share (of the GPU's time), wait_ms, arrivals ('independent' | 'together' |
     # 'burst'); concurrency (together), requests (burst)
+    burst_lengths = "serving.burst_lengths"  # requests, input_tokens, output_tokens: a burst's requests are all taken at
+    # the mean lengths; a finite run's length set by its longest replies (a length distribution) is not modelled
     weights = "serving.weights"  # weights (WeightFormat value), bits_per_weight, weights_gib, linear_only
     engine_profile = "serving.engine_profile"  # engine, bandwidth_share, step_overhead_ms, prefill_mfu, decode_mfu, cases
     engine_uncalibrated = "serving.engine_uncalibrated"  # engine

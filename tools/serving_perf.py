@@ -83,6 +83,7 @@ from tools.serving_profiles import (
     FP32_LANES_PER_SM,
     LLAMACPP_COMPUTE_BUFFER_GIB,
     NON_TORCH_GIB,
+    PCIE_ALLREDUCE_SHARE,
     PCIE_GBPS,
     PIPELINE_HOP_MS,
     PROFILES,
@@ -436,7 +437,7 @@ def _link(gpu: GPU) -> tuple[str, float]:
     """Interconnect name and per-GPU all-reduce bandwidth in bytes/ms."""
     if gpu.nvlink and gpu.nvlink_bandwidth_gbps:
         return "nvlink", gpu.nvlink_bandwidth_gbps / 2 * 1e9 / 1e3  # one direction
-    return "pcie", PCIE_GBPS.get(gpu.pcie_gen or 4, PCIE_GBPS[4]) * 1e9 / 1e3
+    return "pcie", PCIE_GBPS.get(gpu.pcie_gen or 4, PCIE_GBPS[4]) * PCIE_ALLREDUCE_SHARE["share"] * 1e9 / 1e3
 
 
 def allreduce_ms(p: Plan, tokens: float) -> float:

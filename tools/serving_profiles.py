@@ -283,8 +283,23 @@ WEIGHT_READ_PARALLELISM: dict[str, float] = {"bytes_per_sm_clock": 10.0}
 
 # ---------------------------------------------------------------- interconnect
 
-ALLREDUCE_LATENCY_US = {"nvlink": 10.0, "pcie": 25.0}  # one small all-reduce (NCCL, 2-8 GPUs)
-PCIE_GBPS = {3: 12.0, 4: 25.0, 5: 50.0}  # achieved unidirectional GB/s, per GPU
+# One small all-reduce (2-8 GPUs). PCIe: fitted with PCIE_ALLREDUCE_SHARE below (was a 25 µs prior before round 4).
+ALLREDUCE_LATENCY_US = {"nvlink": 10.0, "pcie": 60.0}
+PCIE_GBPS = {3: 12.0, 4: 25.0, 5: 50.0}  # achieved unidirectional GB/s, per GPU (a peer-to-peer DMA copy)
+# Share of PCIE_GBPS a decode step's all-reduce reaches between GPUs without NVLink. Over NVLink vLLM and SGLang run their
+# own one-shot/two-shot custom all-reduce; without it they fall back to NCCL: vLLM's CustomAllreduce
+# (vllm/distributed/device_communicators/custom_all_reduce.py) disables itself on more than two GPUs that are not fully
+# NVLink-connected ("Custom allreduce is disabled because it's not supported on more than two PCIe-only GPUs") and
+# wherever the P2P check fails (`gpu_p2p_access_check`: "your platform lacks GPU P2P capability"), SGLang's port does the
+# same. NCCL's ring then moves every hop through PCIe and, between GPUs whose path crosses the CPU's host bridge (AWS
+# g5/g6 `nvidia-smi topo`: PHB / NODE) or that have no P2P at all (GeForce RTX 40), through host memory (NCCL's SHM
+# transport: two copies per hop), far below a P2P copy's rate. Fitted by `python benchmarks/serving.py --calibrate-tp`
+# on the TP decode runs between PCIe-only GPUs of the calibration files and the spent rounds (2026-12-01, issue 11, after
+# round 4: the ddiiwoong blog's A10G TP 2/4 sweeps and IOG's RTX 4090 / H100 PCIe TP 2/4 runs, each source weighted
+# once); see benchmarks/serving.md, "Round 4 spent". The TP runs' TPOT grows with the batch (A10G, Qwen2.5-7B TP 4: +1 ms
+# per step over the model at 1 user, +8 ms at 32) where the same GPU at TP 1 does not: a cost per byte, not per call.
+# The PCIe entry of ALLREDUCE_LATENCY_US is fitted with it (the same runs at one user).
+PCIE_ALLREDUCE_SHARE = {"share": 0.2}  # 5 GB/s on PCIe 4.0 (scan: 50-60 µs with 0.15-0.2 within 0.006 of the best)
 PIPELINE_HOP_MS = 0.05  # one activation hand-off between pipeline stages in decode
 
 # ---------------------------------------------------------------- weight formats: kernel efficiency

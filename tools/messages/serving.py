@@ -260,6 +260,13 @@ MESSAGES: dict = {
                               "{gpus_per_node} 张）"),
     "serving.tp_comm": ("TP {tp} over {link}: two all-reduces per layer, {allreduce_ms:ms} per decode step",
                         "TP {tp} 走 {link}：每层两次 all-reduce，每个解码步 {allreduce_ms:ms}"),
+    "serving.burst_lengths": ("a burst of {requests:int} requests: every request is taken at the mean lengths "
+                              "({input_tokens:int} / {output_tokens:int} tokens); a short run lasts as long as its longest "
+                              "replies, which finish at a small batch, so with lengths that vary (chat data) it delivers "
+                              "less throughput than this",
+                              "一次同时发出 {requests:int} 个请求：每个请求都按平均长度（输入 {input_tokens:int} / 输出 "
+                              "{output_tokens:int} 个 token）计算；短时运行的时长由最长的回复决定（它们在小批量下收尾），"
+                              "长度不一的数据（对话）实测吞吐会低于此值"),
     "serving.pp_latency": ("PP {pp}: pipeline stages add capacity, not speed; each token still passes every stage",
                            "PP {pp}：流水线并行增加容量而不提速，每个 token 仍要经过所有阶段"),
     "serving.price": ("price: {price_per_hour:money_h} for {instance} ({as_of:as_of})",
