@@ -176,3 +176,12 @@ def test_an_unsure_model_still_computes_the_stated_workload(u, unsure, text, fra
 ])
 def test_a_new_question_with_nothing_of_the_domain(u, unsure, text, frame):
     assert unsure.decide(u.reader.read(text), ConversationState()).frame == frame
+
+
+def test_a_training_question_after_a_serving_one_is_not_serving(u):
+    """Newcomer check, session 6: the web chat answered "can I lora qwen2.5-7b on my 4090 with 50M tokens?" with a
+    serving estimate because the previous turn served the same model to 50 users."""
+    state = u.turn("部署qwen2.5-7b给50个人用，4k上下文，L40S要几张，每百万token多少钱", ConversationState()).state
+    second = u.turn("can I lora qwen2.5-7b on my 4090 with 50M tokens of data?", state)
+    assert second.decision.frame == Frame.feasibility
+    assert getattr(second.state.get("mode"), "value", second.state.get("mode")) == "lora"

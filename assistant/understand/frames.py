@@ -113,6 +113,9 @@ def _constraint_follow_up(r: Reading, state: ConversationState, f: Facts) -> boo
     return not (stated & {"features", "min_memory_gb"} and state.frame != Frame.catalog_filter)
 
 
+TRAINING_MODE_VALUES = frozenset({"full", "lora", "qlora", "pretrain", "finetune"})
+
+
 # Slots a concept question names without stating a workload ("when should I use spot?", "LoRA vs QLoRA?")
 CONCEPT_SLOTS = frozenset({"mode", "billing", "precision", "features", "pasted"})
 
@@ -195,6 +198,11 @@ class FrameDecider:
                 # "llama-3-8b on an h100 in vllm - how big is the kv cache pool?": a deployment's own figure, asked for
                 # with nothing to explain — compute it
                 return FrameDecision(Frame.serving, p, "unsure: a stated deployment's figure, nothing to explain")
+            if frame == Frame.serving and r.update.mode is not None and r.update.mode.value in TRAINING_MODE_VALUES:
+                # "can I lora qwen2.5-7b on my 4090 with 50M tokens?" right after a serving question: serving is
+                # inference, and this turn states a training mode — the earlier frame does not carry over
+                return FrameDecision(Frame.train_time if f.has("time") else Frame.feasibility if f.hardware else Frame.memory,
+                                     p, "a training mode stated: not serving")
             if frame in (Frame.feasibility, Frame.memory) and "troubleshoot" in r.question_cues and not f.has("howmany"):
                 # "OOM on my 3090 with llama-7b LoRA — what am I doing wrong?": help with a failure; the guidance
                 # answer still computes the stated setup (handlers/talk.py)
