@@ -1609,6 +1609,26 @@ BEFORE_ROUND6_TOP = (
     ("swift-qwen-7b-bnb4-2048", -0.508), ("swift-yi-6b-lora-8192", -0.471),
 )
 
+# The breakdowns of a held-out round's one evaluation: (title, group key, column name, row order)
+HELDOUT_GROUP_TABLES = (("By source page", "source", "source page", None),
+                        ("By kind", "kind", "kind", sorted), ("By grade", "grade", "grade", sorted))
+
+
+def _group_tables(groups: dict[str, dict[str, list[MemoryResult]]], tables: tuple) -> list[str]:
+    """One table per breakdown: rows, median and max against the targets, now and before the round."""
+    lines: list[str] = []
+    for label, key, column, order in tables:
+        items = groups[key].items()
+        lines += [f"{label}:", "", f"| {column} | rows | median | max | targets | before: median | before: max | "
+                  "targets before |", "|---|---:|---:|---:|---|---:|---:|---|"]
+        for name, rs in (order(items) if order else items):
+            a, b = _summary([r.error for r in rs]), _summary([r.before_error for r in rs])
+            lines.append(f"| {name} | {a[2]} | {a[0]:.1%} | {a[1]:.1%} | {_targets_met(a[0], a[1])} | {b[0]:.1%} | "
+                         f"{b[1]:.1%} | {_targets_met(b[0], b[1])} |")
+        lines.append("")
+    return lines
+
+
 def _round5_heldout_reading(kinds5: list[MemoryResult]) -> list[str]:
     """The fifth round's held-out files at their one evaluation: overall, by batch, source page, kind and grade, against
     the targets, beside the estimate with the code as the files were frozen (`BASELINE5_GIB`)."""
@@ -1658,18 +1678,7 @@ def _round5_heldout_reading(kinds5: list[MemoryResult]) -> list[str]:
              f"{now[2] - pretrain - inference} fine-tuning rows. Rows over the max target: "
              + (", ".join(f"{r.id} ({r.kind}, {_pct(r.error)}; {_pct(r.before_error)} before)" for r in over)
                 if over else "none") + ".", ""]
-    for label, key, column, order in (("By batch", "batch", "batch", None),
-                                      ("By source page", "source", "source page", None),
-                                      ("By kind", "kind", "kind", sorted), ("By grade", "grade", "grade", sorted)):
-        items = groups[key].items()
-        lines += [f"{label}:", "", f"| {column} | rows | median | max | targets | before: median | before: max | "
-                  "targets before |", "|---|---:|---:|---:|---|---:|---:|---|"]
-        for name, rs in (order(items) if order else items):
-            a, b = _summary([r.error for r in rs]), _summary([r.before_error for r in rs])
-            lines.append(f"| {name} | {a[2]} | {a[0]:.1%} | {a[1]:.1%} | {_targets_met(a[0], a[1])} | {b[0]:.1%} | "
-                         f"{b[1]:.1%} | {_targets_met(b[0], b[1])} |")
-        lines.append("")
-    return lines
+    return lines + _group_tables(groups, (("By batch", "batch", "batch", None),) + HELDOUT_GROUP_TABLES)
 
 
 def _round6_heldout_reading(kinds6: list[MemoryResult]) -> list[str]:
@@ -1718,17 +1727,7 @@ def _round6_heldout_reading(kinds6: list[MemoryResult]) -> list[str]:
              + "Rows over the max target: "
              + (", ".join(f"{r.id} ({r.kind}, {_pct(r.error)}; {_pct(r.before_error)} before)" for r in over)
                 if over else "none") + ".", ""]
-    for label, key, column, order in (("By source page", "source", "source page", None),
-                                      ("By kind", "kind", "kind", sorted), ("By grade", "grade", "grade", sorted)):
-        items = groups[key].items()
-        lines += [f"{label}:", "", f"| {column} | rows | median | max | targets | before: median | before: max | "
-                  "targets before |", "|---|---:|---:|---:|---|---:|---:|---|"]
-        for name, rs in (order(items) if order else items):
-            a, b = _summary([r.error for r in rs]), _summary([r.before_error for r in rs])
-            lines.append(f"| {name} | {a[2]} | {a[0]:.1%} | {a[1]:.1%} | {_targets_met(a[0], a[1])} | {b[0]:.1%} | "
-                         f"{b[1]:.1%} | {_targets_met(b[0], b[1])} |")
-        lines.append("")
-    return lines
+    return lines + _group_tables(groups, HELDOUT_GROUP_TABLES)
 
 
 def render(mem: list[MemoryResult], bounds: list[dict], hours: list[HoursResult],

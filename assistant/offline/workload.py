@@ -114,6 +114,10 @@ def precision_arg(ctx: TurnContext, d: Defaults, mode: str) -> str | None:
     return p
 
 
+# the arguments `workload_args` can emit: what another calculation for the same job copies from a call's arguments
+WORKLOAD_KEYS = ("model", "params", "mode", "precision", "seq_len", "batch_size", "lora_rank")
+
+
 def workload_args(ctx: TurnContext, d: Defaults, *, training: bool | None = None, inference_default: bool = True) -> dict[str, Any]:
     args = model_args(ctx, d)
     mode = mode_of(ctx, d, training=training, inference_default=inference_default)

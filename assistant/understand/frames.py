@@ -24,6 +24,7 @@ CONSTRAINT_SLOTS = ("budget", "region", "billing", "providers", "precision", "se
                     "available_gib", "epochs", "tokens", "deadline", "hours", "hours_per_day", "lora_rank", "mode", "model",
                     "params", "model_name", "instance", "concurrency", "users", "requests_per_day", "request_rate",
                     "input_len", "output_len", "ttft_ms", "tokens_per_s_per_user")
+TRAINING_MODE_VALUES = frozenset({"full", "lora", "qlora", "pretrain", "finetune"})
 KNN_CONFIDENT = 0.55  # share of the neighbours' similarity mass behind the winning frame
 
 
@@ -66,7 +67,7 @@ def _facts(r: Reading, state: ConversationState) -> Facts:
         gpus=len(u.gpus or []),
         hardware=bool(u.gpus or u.available_gib or u.instance),
         inference=mode == "inference",
-        training=r.training or mode in ("full", "lora", "qlora", "pretrain", "finetune"),
+        training=r.training or mode in TRAINING_MODE_VALUES,
         workload=workload,
         in_domain=r.in_domain,
         load=any(s in stated for s in LOAD_SLOTS),
@@ -111,9 +112,6 @@ def _constraint_follow_up(r: Reading, state: ConversationState, f: Facts) -> boo
     if state.frame == Frame.memory and f.hardware:
         return False
     return not (stated & {"features", "min_memory_gb"} and state.frame != Frame.catalog_filter)
-
-
-TRAINING_MODE_VALUES = frozenset({"full", "lora", "qlora", "pretrain", "finetune"})
 
 
 # Slots a concept question names without stating a workload ("when should I use spot?", "LoRA vs QLoRA?")

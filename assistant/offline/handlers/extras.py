@@ -14,9 +14,12 @@ and compose the rows that apply (`plan_extras`, `extra_blocks`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from assistant.offline.blocks import Block, Para
 from assistant.offline.context import TurnContext
 from assistant.offline.handlers.base import Cited, Env, Plan, Results
+from assistant.offline.workload import WORKLOAD_KEYS
+from assistant.understand.frames import TRAINING_MODE_VALUES
 from assistant.understand.slots import Frame
 from tools.notes import Note, NoteCode
 
@@ -35,9 +38,6 @@ def rent_intro(no: bool, budget: bool) -> Note:
     return Note.of(ExtraCode.rent_instead_any if no else ExtraCode.rent_any)
 
 
-TRAINING_MODES = frozenset({"full", "lora", "qlora", "pretrain"})
-
-
 @dataclass(frozen=True)
 class Extra:
     key: str  # the plan key of its result
@@ -49,7 +49,7 @@ class Extra:
 
 EXTRAS: tuple[Extra, ...] = (
     Extra("rec", frozenset({Frame.feasibility, Frame.memory}), ("budget",)),
-    Extra("time", frozenset({Frame.feasibility, Frame.memory}), ("tokens", "gpus"), modes=TRAINING_MODES),
+    Extra("time", frozenset({Frame.feasibility, Frame.memory}), ("tokens", "gpus"), modes=TRAINING_MODE_VALUES),
     Extra("check", frozenset({Frame.recommend}), ("available_gib",), stated=("available_gib",)),
 )
 
@@ -78,8 +78,6 @@ def plan_extras(ctx: TurnContext, plan: Plan) -> None:
                 args["epochs"] = float(ctx.get("epochs"))
             plan.call("estimate_train_time", "time", **args)
         elif extra.key == "check" and main is not None:
-            from assistant.offline.handlers.recommend import WORKLOAD_KEYS
-
             args = {k: v for k, v in main.args.items() if k in WORKLOAD_KEYS}
             args["fit_targets"] = [{"available_gib": float(ctx.get("available_gib")), "count": int(ctx.get("gpu_count") or 1)}]
             plan.call("estimate_vram", "check", **args)
@@ -92,9 +90,9 @@ def _targets(results: Results, key: str = "main") -> list[dict]:
     return (main.result.get("fit") or {}).get("targets") or []
 
 
-def _verdict_no(results: Results, key: str = "main") -> bool:
+def _verdict_no(results: Results) -> bool:
     """No hardware the user named holds the job (with one of two that fits, the answer is not "rent instead")."""
-    targets = _targets(results, key)
+    targets = _targets(results)
     return bool(targets) and not any(t.get("fits") for t in targets)
 
 
@@ -124,26 +122,21 @@ def extra_blocks(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, e
             notes.extend(Note.model_validate(a) for a in rec.result.get("assumptions", [])[:2] if isinstance(a, dict))
     time = results.get("time")
     if time is not None and not time.error and _fits_on(results, time.args.get("gpu")):
-        from assistant.offline.handlers.training import TimeCode
+        from assistant.offline.handlers.training import time_lead
 
-        r = time.result
-        blocks.insert(0, Para([Note.of(TimeCode.lead, model=env.model_name(r["model"]), mode=time.args.get("mode"), gpus=r["gpus"],
-                                       gpu=r["gpu"], hours=r["hours"], days=r["days"], gpu_hours=r["gpu_hours"], mfu=r["mfu"])]))
-        notes.extend(Note.model_validate(a) for a in r.get("assumptions", [])[:1] if isinstance(a, dict))
+        blocks.insert(0, Para([time_lead(time, env)]))
+        notes.extend(Note.model_validate(a) for a in time.result.get("assumptions", [])[:1] if isinstance(a, dict))
     return blocks, notes
-
 
 
 def check_lead(ctx: TurnContext, results: Results, env: Env) -> list[Note]:
     """The verdict on the memory the user has, said before the recommendation ('check' above), and the line that
     introduces the recommendation under it."""
     check = results.get("check")
-    if check is None or check.error:
+    targets = _targets(results, "check")
+    if len(targets) != 1:
         return []
     from assistant.offline.handlers.memory import _verdict
 
-    targets = (check.result.get("fit") or {}).get("targets") or []
-    if len(targets) != 1:
-        return []
     verdict = _verdict(targets[0], env.model_name(check.result["model"]), check.result["mode"])
     return [verdict, rent_intro(not targets[0].get("fits"), budget=bool(ctx.budget))]

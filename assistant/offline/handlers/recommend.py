@@ -12,7 +12,7 @@ from assistant.offline.blocks import Bullets, Composition, Lead, Para, Table
 from assistant.offline.context import TurnContext
 from assistant.offline.handlers.base import AnswerCode, Cited, Env, Plan, Results, search, tail
 from assistant.offline.handlers.memory import TOPIC, breakdown_note
-from assistant.offline.workload import budget_args, serving_concurrency, workload_args
+from assistant.offline.workload import WORKLOAD_KEYS, budget_args, serving_concurrency, workload_args
 from assistant.understand.slots import Frame
 from tools.messages import render, render_change
 from tools.messages.format import Formatter, provider_names
@@ -55,9 +55,6 @@ class TableCode(NoteCode):
     unknown_price = "table.unknown_price"
     need_usable = "table.need_usable"
     gpus_cell = "table.gpus_cell"
-
-
-WORKLOAD_KEYS = ("model", "params", "mode", "precision", "seq_len", "batch_size", "lora_rank")
 
 
 def recommend_plan(ctx: TurnContext, plan: Plan, *, serving: bool = False, hardware: bool = True,

@@ -6,7 +6,7 @@ from typing import Any
 
 from assistant.offline.blocks import Composition, Lead, Para
 from assistant.offline.context import TurnContext
-from assistant.offline.handlers.base import AnswerCode, Cited, Env, Plan, Results, search, tail
+from assistant.offline.handlers.base import AnswerCode, Cited, Env, Outcome, Plan, Results, search, tail
 from assistant.offline.workload import (
     DEFAULT_FINETUNE_TOKENS,
     DEFAULT_TRAIN_GPU,
@@ -40,6 +40,13 @@ def _instance_gpu(ctx: TurnContext, env: Env) -> tuple[str, int] | None:
         if inst.provider == provider and inst.instance == name and inst.gpu_count >= 1:
             return inst.gpu, int(inst.gpu_count)
     return None
+
+
+def time_lead(t: Outcome, env: Env) -> Note:
+    """How long the estimate says training takes, on how many GPUs, at what utilisation (the time answer's lead)."""
+    r = t.result
+    return Note.of(TimeCode.lead, model=env.model_name(r["model"]), mode=t.args.get("mode"), gpus=r["gpus"], gpu=r["gpu"],
+                   hours=r["hours"], days=r["days"], gpu_hours=r["gpu_hours"], mfu=r["mfu"])
 
 
 def train_args(ctx: TurnContext, plan: Plan, env: Env | None = None) -> dict[str, Any]:
@@ -101,8 +108,7 @@ class TrainTimeHandler:
             out.add(Para([t.error_note or Note.of(AnswerCode.tool_error, error=t.error)] if t else []))
             return out
         r = t.result
-        out.add(Lead([Note.of(TimeCode.lead, model=env.model_name(r["model"]), mode=t.args.get("mode"), gpus=r["gpus"], gpu=r["gpu"],
-                              hours=r["hours"], days=r["days"], gpu_hours=r["gpu_hours"], mfu=r["mfu"])]))
+        out.add(Lead([time_lead(t, env)]))
         out.add(Para([Note.of(TimeCode.flops, flops=r["flops"], tokens_text=Formatter(ctx.lang).big(t.args["tokens"] * t.args.get("epochs", 1)))]))
         if results.get("rec"):
             from assistant.offline.handlers.recommend import compose_recommendation
@@ -146,8 +152,7 @@ class DeadlineHandler:
                                   hours_needed=at.get("hours", r["hours"] * r["gpus"] / needed))]))
         elif deadline:
             out.add(Lead([Note.of(TimeCode.deadline_ok, gpus=r["gpus"], gpu=r["gpu"], deadline_hours=deadline, hours=r["hours"])]))
-        out.add(Para([Note.of(TimeCode.lead, model=env.model_name(r["model"]), mode=t.args.get("mode"), gpus=r["gpus"], gpu=r["gpu"],
-                              hours=r["hours"], days=r["days"], gpu_hours=r["gpu_hours"], mfu=r["mfu"])]))
+        out.add(Para([time_lead(t, env)]))
         notes = [Note.model_validate(a) for a in r.get("assumptions", [])[:3]]
         out.add(*tail(ctx, plan, results, cited, tool_notes=notes))
         return out
