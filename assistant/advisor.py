@@ -67,6 +67,14 @@ def clean_text(text: str) -> str:
     return "".join(" " if unicodedata.category(c) == "Cc" and c not in "\n\t" else c for c in text)
 
 
+
+def _workload_params(state, catalog) -> float | None:
+    """The parameter count of the model in force (a catalog model's, or the one the user stated)."""
+    model = catalog.models.get(str(state.get("model"))) if state.has("model") else None
+    if model is not None:
+        return model.params
+    return float(state.get("params")) if state.has("params") else None
+
 class Advisor:
     def __init__(self, settings: Settings | None = None, *, llm: str | None = None, resources: Resources | None = None):
         self.settings = settings or (resources.settings if resources else Settings.load())
@@ -157,6 +165,7 @@ class Advisor:
             question=r.split.own or r.split.pasted[:400],
             notices=notices,
             problems=list(r.problems),
+            workload_params=_workload_params(state, catalog),
             unknown_model=r.unknown_model if not (state.has("model") or state.has("params")) else None,
             model_suggestions=catalog.closest_models(r.unknown_model) if r.unknown_model else [],
             family_members=family,

@@ -144,6 +144,21 @@ def test_the_data_size_and_a_gpu_that_holds_the_job_add_the_training_time():
     assert "Training **Qwen2.5 7B** (LoRA fine-tuning) on 1× RTX-4090 takes about" in a.answer
 
 
+def test_a_time_question_naming_two_gpus_times_both_and_checks_each_fits():
+    a = ask("can I lora qwen2.5-7b on a 4090 or an A100 with 100M tokens? how long would it take?")
+    timed = [c.args["gpu"] for c in a.tool_calls if c.name == "estimate_train_time"]
+    assert timed == ["RTX-4090", "A100-80GB"] and "estimate_vram" in tools(a)
+    assert a.answer.startswith("Training **Qwen2.5 7B** (LoRA fine-tuning) on 1× RTX-4090 takes about")
+    assert "on 1× A100-80GB takes about" in a.answer and "one A100-80GB: fits" in a.answer
+
+
+def test_a_time_on_hardware_that_cannot_hold_the_job_leads_with_the_verdict():
+    a = ask("4090 和 A100 上全量微调 qwen2.5-7b，1亿 token 要多久？")
+    assert a.answer.startswith("**按现在的设置放不下。**"), a.answer[:200]
+    assert "只看算力、不考虑显存的话：在 1× RTX-4090 上训练" in a.answer and "一张 A100-80GB：放不下" in a.answer
+    assert "1× A100-80GB 上训练" not in a.answer  # no time on a GPU that does not hold the job
+
+
 def test_missing_information_assumes_and_asks_one_question():
     a = ask("Which GPU should I rent to fine-tune a model?")
     assert "**Assumptions**" in a.answer

@@ -126,7 +126,21 @@ def test_missing_peak_is_an_input_error():
     no_peak = make_gpu("X", bf16=None, fp16=None)
     with pytest.raises(InputError, match="No sourced dense bf16 peak for X") as info:
         estimate_train_time(make_model(), no_peak, TrainTimeRequest(tokens=1e9))
-    assert info.value.note == Note.of("error.no_peak", precision="bf16", gpu="X")
+    assert info.value.note == Note.of("error.no_peak", precision="bf16", gpu="X", available=["fp32"])
+
+
+@pytest.mark.parametrize("available, lang, cli, expected", [
+    (["fp32"], "en", False, "No sourced dense bf16 peak for X; the catalog has one for fp32 only, which can be used instead."),
+    (["fp32"], "en", True, "No sourced dense bf16 peak for X; pass --precision fp32."),
+    ([], "en", False, "No sourced dense bf16 peak for X nor for any other precision: no time can be estimated on this GPU."),
+    (["fp16", "fp32"], "zh", False, "目录中没有 X 的 bf16 稠密峰值算力来源；该卡只有 fp16、fp32 的数据，可以按它估算。"),
+    ([], "zh", True, "目录中没有 X 的 bf16 稠密峰值算力来源，也没有其他精度的来源：无法估算这张卡上的时间。"),
+])
+def test_missing_peak_names_the_precisions_the_card_has(available, lang, cli, expected):
+    from tools.messages import render
+
+    code = "error.no_peak.cli" if cli else "error.no_peak"
+    assert render(Note.of(code, precision="bf16", gpu="X", available=available), lang) == expected
 
 
 def test_impossible_deadline():

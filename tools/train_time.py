@@ -90,7 +90,8 @@ def _effective_rate(gpu: GPU, request: TrainTimeRequest, gpus: int, notes: list[
     p = _compute_precision(gpu, request, notes if notes is not None else scratch)
     peak = gpu.peak_tflops(p)
     if not peak:
-        raise InputError(Note.of(ErrorCode.no_peak, precision=p, gpu=gpu.key))
+        available = [q.value for q in (Precision.fp16, Precision.bf16, Precision.fp32) if gpu.peak_tflops(q)]
+        raise InputError(Note.of(ErrorCode.no_peak, precision=p, gpu=gpu.key, available=available))
     if request.mfu is not None:
         mfu, source = request.mfu, Note.of(MfuCode.given)
     else:

@@ -35,5 +35,28 @@ def best_sentence(passage: dict, question: str) -> str | None:
     return max(candidates, key=lambda s: len(q & terms(s)))
 
 
+# A size class in a section's heading: "7B", "LLaMA-13B", "13B-plus", "13B 以上", "13B and larger"
+_SIZE_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?B(?![a-zA-Z])(\s?(?:-?plus|\+|\s?以上|\s?及更大|\s?and larger|\s?or larger))?")
+SIZE_BAND = 2.0  # "a 7B-class model": within a factor of two either way; "13B-plus": from 13B/SIZE_BAND up
+
+
+def size_classes(heading: str) -> list[tuple[float, float]]:
+    """The parameter-count ranges a heading is written for (billions); none when it names no size."""
+    out = []
+    for number, plus in _SIZE_RE.findall(heading):
+        n = float(number) * 1e9
+        out.append((n / SIZE_BAND, float("inf")) if plus else (n / SIZE_BAND, n * SIZE_BAND))
+    return out
+
+
+def written_for(passage: dict, params: float | None) -> bool:
+    """Whether a passage may be quoted about a workload of `params` parameters: a section written for another size
+    class ("Fine-tuning a 7B LLM" for a 32B model) would state the wrong card or memory as a caveat."""
+    if not params:
+        return True
+    classes = size_classes(passage.get("section", ""))  # the document title lists every scenario
+    return not classes or any(lo <= params <= hi for lo, hi in classes)
+
+
 def relevance(passage: dict, question: str) -> int:
     return len(terms(question) & terms(passage.get("title", "") + " " + passage.get("section", "") + " " + passage.get("text", "")))

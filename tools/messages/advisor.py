@@ -367,6 +367,7 @@ MESSAGES: dict = {
         lambda p, f: f"在 {f.g(p.get('gpus'))}× {p.get('gpu')} 上训练 **{p.get('model')}**（{_mode(p, f)}）大约需要 **{f.hours(p.get('hours'))}**"
         f"（{f.days(p.get('days'))}），即 {f.int(p.get('gpu_hours'))} 卡时，按 {f.pct(p.get('mfu'))} 的算力利用率（MFU）估算。",
     ),
+    "time.as_stated": ("Compute time alone, were memory no limit:", "只看算力、不考虑显存的话："),
     "time.flops": (lambda p, f: f"Compute: {_flops(p.get('flops'))} FLOPs ({p.get('tokens_text')} tokens).", lambda p, f: f"计算量：{_flops(p.get('flops'))} FLOPs（{p.get('tokens_text')} token）。"),
     "time.deadline_lead": (
         lambda p, f: f"**You need {f.g(p.get('needed'))}× {p.get('gpu')}** to finish within {f.hours(p.get('deadline_hours'))}: "

@@ -18,6 +18,24 @@ def _unknown(zh: bool):
     return render
 
 
+def _no_peak(zh: bool, cli: bool):
+    """Names the precisions the catalog does have a sourced peak for on this GPU (`available`), not a generic list."""
+    def render(p: dict, f: Formatter) -> str:
+        gpu, precision, available = p.get("gpu"), p.get("precision"), list(p.get("available") or [])
+        if zh:
+            text = f"目录中没有 {gpu} 的 {precision} 稠密峰值算力来源"
+            if not available:
+                return text + "，也没有其他精度的来源：无法估算这张卡上的时间。"
+            return text + (f"；请用 --precision {'/'.join(available)}。" if cli else f"；该卡只有 {f.list(available)} 的数据，可以按它估算。")
+        text = f"No sourced dense {precision} peak for {gpu}"
+        if not available:
+            return text + " nor for any other precision: no time can be estimated on this GPU."
+        return text + (f"; pass --precision {'/'.join(available)}." if cli
+                       else f"; the catalog has one for {', '.join(available)} only, which can be used instead.")
+
+    return render
+
+
 MESSAGES: dict = {
     "error.unknown_name": (_unknown(False), _unknown(True)),
     "error.qlora_precision": (
@@ -66,14 +84,8 @@ MESSAGES: dict = {
         "--offload cpu needs a sharded optimizer: use --sharding zero2 (ZeRO-Offload), zero3 or fsdp.",
         "--offload cpu 需要分片的优化器：请用 --sharding zero2（ZeRO-Offload）、--sharding zero3 或 --sharding fsdp。",
     ),
-    "error.no_peak": (
-        "No sourced dense {precision} peak for {gpu}; choose a precision (fp16, bf16 or fp32) the catalog lists for this GPU.",
-        "目录中没有 {gpu} 的 {precision} 稠密峰值算力来源；请选目录里该卡有数据的精度（fp16、bf16 或 fp32）。",
-    ),
-    "error.no_peak.cli": (
-        "No sourced dense {precision} peak for {gpu}; pass --precision fp16/bf16/fp32 that the catalog lists for this GPU.",
-        "目录中没有 {gpu} 的 {precision} 稠密峰值算力来源；请用 --precision fp16/bf16/fp32 中该卡有数据的一个。",
-    ),
+    "error.no_peak": (_no_peak(False, False), _no_peak(True, False)),
+    "error.no_peak.cli": (_no_peak(False, True), _no_peak(True, True)),
     "error.deadline_positive": ("A deadline must be a positive number of hours.", "期限必须是正的小时数。"),
     "error.deadline_positive.cli": ("A deadline must be a positive number of hours (--deadline-hours 500).",
                                     "期限必须是正的小时数（--deadline-hours 500）。"),

@@ -188,7 +188,7 @@ def concept_section(ctx: TurnContext, results: Results, cited: Cited) -> list:
 def tail(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, *, tool_notes: list[Note] = (),
          caveats: list[Any] = (), max_caveat_passages: int = 2) -> list:
     """Assumptions (the plan's, then the tools'), caveats (tool warnings + the best guidance sentence per topic), the question."""
-    from assistant.offline.guidance import best_sentence
+    from assistant.offline.guidance import best_sentence, written_for
 
     blocks: list = concept_section(ctx, results, cited) if ctx.frame.value not in ("guidance",) else []
     assumptions = list(plan.defaults.assumptions) + [n for n in tool_notes if n not in plan.defaults.assumptions]
@@ -196,7 +196,9 @@ def tail(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, *, tool_n
         blocks.append(Bullets(Note.of(AnswerCode.assumptions), assumptions[:7]))
     items: list[Any] = list(caveats)
     # catalog cards (gpu:…, instances:…) restate the tool results the answer already shows: guidance only
-    for p in [p for p in results.passages() if ":" not in p["doc_id"]][:max_caveat_passages]:
+    # … and none written for another model size ("Fine-tuning a 7B LLM" quoted about a 32B model)
+    guides = [p for p in results.passages() if ":" not in p["doc_id"] and written_for(p, ctx.workload_params)]
+    for p in guides[:max_caveat_passages]:
         sentence = best_sentence(p, ctx.question)
         if sentence:
             items.append(f"{sentence} [{cited.marker(p)}]")

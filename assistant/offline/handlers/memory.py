@@ -118,7 +118,7 @@ class MemoryHandler:
             items = [_verdict(t, env.model_name(v["model"]), v["mode"])]
             change = t.get("cheapest_change")
             if not t["fits"] and change:
-                items.append(_change_note(change, ctx.lang))
+                items.append(change_note(change, ctx.lang))
             out.add(Para(items))
         note = breakdown_note(v, ctx.lang)
         if note:
@@ -137,7 +137,7 @@ def _targets(ctx: TurnContext) -> list[dict[str, Any]]:
     return targets
 
 
-def _change_note(change: dict[str, Any], lang: str) -> Note:
+def change_note(change: dict[str, Any], lang: str) -> Note:
     return Note.of(FeasCode.change, change=render_change(Change.model_validate(change["change"]), lang),
                    needed_gib=change["per_gpu_gib"], headroom_gib=change["headroom_gib"])
 

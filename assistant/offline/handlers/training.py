@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.offline.blocks import Composition, Lead, Para
+from assistant.offline.blocks import Bullets, Composition, Lead, Para
 from assistant.offline.context import TurnContext
 from assistant.offline.handlers.base import AnswerCode, Cited, Env, Outcome, Plan, Results, search, tail
 from assistant.offline.workload import (
     DEFAULT_FINETUNE_TOKENS,
     DEFAULT_TRAIN_GPU,
     AskCode,
+    WORKLOAD_KEYS,
     AssumeCode,
     deadline_hours,
     model_args,
@@ -29,6 +30,10 @@ class TimeCode(NoteCode):
     flops = "time.flops"
     deadline_lead = "time.deadline_lead"
     deadline_ok = "time.deadline_ok"
+    as_stated = "time.as_stated"  # the time below is for the job as stated, which the named hardware does not hold
+
+
+TIMED_GPUS = 3  # "on a 4090 or an A100 or an H100?": each named GPU gets its time (and its fit), in the order named
 
 
 def _instance_gpu(ctx: TurnContext, env: Env) -> tuple[str, int] | None:
@@ -83,6 +88,41 @@ def train_args(ctx: TurnContext, plan: Plan, env: Env | None = None) -> dict[str
     return args
 
 
+def _timed_blocks(ctx: TurnContext, results: Results, env: Env) -> list:
+    """The time on each named GPU that holds the job, the verdict (and its cheapest change) on each that does not.
+    The lead is the first GPU's time where it fits; where nothing named fits, the verdict comes first."""
+    from assistant.offline.handlers.memory import _target_line, _verdict, change_note
+
+    fit = results.get("fit")
+    verdicts = {t["target"].get("gpu"): t for t in ((fit.result.get("fit") or {}).get("targets") or [])} if fit and not fit.error else {}
+    times = [o for o in (results.get(k) for k in ["time", *(f"time{n}" for n in range(2, TIMED_GPUS + 1))]) if o and not o.error]
+    fits = [o for o in times if verdicts.get(o.args.get("gpu"), {}).get("fits", True)]
+    lead_time = fits[0] if fits else None
+    lines: list = []
+    for o in times:
+        v = verdicts.get(o.args.get("gpu"))
+        if v is not None:
+            lines.append(_target_line(v))  # "can I … and how long?": the fit, yes or no, on each GPU named
+            if not v["fits"] and v.get("cheapest_change"):
+                lines.append(change_note(v["cheapest_change"], ctx.lang))
+        if o is not lead_time and (v is None or v["fits"]):
+            lines.append(time_lead(o, env))
+    if fits:
+        blocks: list = [Lead([time_lead(fits[0], env)])]
+    else:  # nothing named holds it: say so first, then what the job as stated would take
+        first = verdicts.get(times[0].args.get("gpu")) if times else None
+        lead = [_verdict(first, env.model_name(fit.result["model"]), fit.result["mode"])] if first else []
+        if first and first.get("cheapest_change"):
+            lead.append(change_note(first["cheapest_change"], ctx.lang))
+        lines = lines[1 + bool(first and first.get("cheapest_change")):] if first else lines  # said in the lead
+        blocks = [Lead(lead)] if lead else []
+        if times:
+            blocks.append(Para([Note.of(TimeCode.as_stated), time_lead(times[0], env)] if first else [time_lead(times[0], env)]))
+    if lines:
+        blocks.append(Bullets(None, lines))
+    return blocks
+
+
 class TrainTimeHandler:
     frame = Frame.train_time
 
@@ -93,6 +133,14 @@ class TrainTimeHandler:
             args["gpus"] = 1
             plan.defaults.assume(Note.of(AssumeCode.gpus, gpus=1))
         plan.call("estimate_train_time", "time", **args)
+        for n, gpu in enumerate(ctx.gpus[1:TIMED_GPUS], 2):
+            plan.call("estimate_train_time", f"time{n}", **{**args, "gpu": gpu})
+        if ctx.gpus:
+            # a time on hardware that cannot hold the job is no answer: the same workload, checked on each named GPU
+            fit = {k: args[k] for k in WORKLOAD_KEYS if k in args}
+            fit.update({slot: int(ctx.get(slot)) for slot in ("seq_len", "batch_size", "lora_rank") if ctx.has(slot)})
+            fit["fit_targets"] = [{"gpu": gpu, "count": int(args["gpus"])} for gpu in ctx.gpus[:TIMED_GPUS]]
+            plan.call("estimate_vram", "fit", **fit)
         if ctx.budget or ctx.has("billing") or ctx.has("providers") or ctx.has("instance"):
             from assistant.offline.handlers.recommend import recommend_plan
 
@@ -108,7 +156,7 @@ class TrainTimeHandler:
             out.add(Para([t.error_note or Note.of(AnswerCode.tool_error, error=t.error)] if t else []))
             return out
         r = t.result
-        out.add(Lead([time_lead(t, env)]))
+        out.add(*_timed_blocks(ctx, results, env))
         out.add(Para([Note.of(TimeCode.flops, flops=r["flops"], tokens_text=Formatter(ctx.lang).big(t.args["tokens"] * t.args.get("epochs", 1)))]))
         if results.get("rec"):
             from assistant.offline.handlers.recommend import compose_recommendation
