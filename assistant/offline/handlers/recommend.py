@@ -258,7 +258,8 @@ def compose_recommendation(ctx: TurnContext, plan: Plan, results: Results, cited
         shared = shared_notes(shown)
         out.add(Table(header, [option_row(o, period, ctx.lang, env, skip=shared) for o in shown]))
         top_warnings = [Note.model_validate(w) for w in (priced[0] if priced else shown[0]).get("warnings", [])[:2]]
-        said_below = [n for n in shared if n not in top_warnings]  # the top's warnings come as caveats anyway
+        # the top's warnings come as caveats anyway, except under another answer's verdict, which has its own tail
+        said_below = shared if embedded else [n for n in shared if n not in top_warnings]
         if said_below:
             out.add(Para([Note.of(RecCode.every_option, notes=said_below)]))
         if not priced or over_budget:
