@@ -117,6 +117,8 @@ def recommend_plan(ctx: TurnContext, plan: Plan, *, serving: bool = False, hardw
     if not searches:
         return args
     en, zh = TOPIC.get(args["mode"], TOPIC["inference"])
+    if ctx.question.strip():  # the section nearest the user's own words first ("training ResNet or BERT-base")
+        search(plan, ctx.question[:300], ctx.lang, k=1, key="guide_q")
     search(plan, zh if ctx.lang == "zh" else en, ctx.lang, key="guide_mode")
     en, zh = SPOT_TOPIC if ctx.get("billing") == "spot" else BILLING_TOPIC
     search(plan, zh if ctx.lang == "zh" else en, ctx.lang, key="guide_billing")
