@@ -96,3 +96,19 @@ def test_a_serving_pick_with_an_engine_version_or_chat_traffic_still_computes(qu
     rec = [c for c in answer.tool_calls if c.name == "recommend_config"]
     assert rec and not (isinstance(rec[0].result, dict) and "error" in rec[0].result), rec
     assert answer.recommendation is not None and not answer.unbacked
+
+
+@pytest.mark.parametrize("slots, params, training, mode, assumed", [
+    ({"model": "bert-base"}, 1.1e8, True, "full", "assume.mode_small_full"),  # small models train whole
+    ({"model": "qwen2.5-7b"}, 7.6e9, True, "lora", "assume.mode_finetune"),
+    ({"model": "bert-base", "mode": "lora"}, 1.1e8, True, "lora", None),  # a stated method wins
+    ({"model": "bert-base"}, 1.1e8, False, "inference", "assume.mode_default"),
+    ({"params": 5e8}, 5e8, True, "full", "assume.mode_small_full"),
+])
+def test_the_training_method_assumed_follows_the_model_size(slots, params, training, mode, assumed):
+    from assistant.offline.workload import mode_of
+
+    d = Defaults()
+    ctx = TurnContext(frame=Frame.memory, slots=slots, workload_params=params, training=training)
+    assert mode_of(ctx, d) == mode
+    assert [n.code for n in d.assumptions] == ([assumed] if assumed else [])

@@ -26,6 +26,7 @@ class AssumeCode(NoteCode):
     model = "assume.model"  # params
     mode_finetune = "assume.mode_finetune"  # mode (the method assumed for "fine-tune")
     mode_default = "assume.mode_default"  # mode
+    mode_small_full = "assume.mode_small_full"  # mode (training a model under SMALL_MODEL_PARAMS, no method said)
     gpu = "assume.gpu"  # gpu
     gpus = "assume.gpus"  # gpus
     tokens = "assume.tokens"  # tokens
@@ -85,6 +86,9 @@ def model_args(ctx: TurnContext, d: Defaults) -> dict[str, Any]:
     return {"params": DEFAULT_PARAMS}
 
 
+SMALL_MODEL_PARAMS = 1e9  # below this a training question with no method is full training, not LoRA
+
+
 def mode_of(ctx: TurnContext, d: Defaults, *, training: bool | None = None, inference_default: bool = True) -> str:
     mode = ctx.mode
     if mode == "finetune":
@@ -93,6 +97,10 @@ def mode_of(ctx: TurnContext, d: Defaults, *, training: bool | None = None, infe
     if mode:
         return mode
     wants_training = training if training is not None else bool(ctx.training)
+    if wants_training and ctx.workload_params and ctx.workload_params < SMALL_MODEL_PARAMS:
+        # ResNet, BERT-base, GPT-2: trained in full (adapters are for models too large to train whole)
+        d.assume(Note.of(AssumeCode.mode_small_full, mode="full"), Note.of(AskCode.mode))
+        return "full"
     if wants_training or not inference_default:
         d.assume(Note.of(AssumeCode.mode_finetune, mode="lora"), Note.of(AskCode.mode))
         return "lora"

@@ -534,6 +534,8 @@ MESSAGES: dict = {
     # ------------------------------------------------------------ assumptions (codes in assistant/offline/workload.py)
     "assume.model": (lambda p, f: f"model size: {f.big(p.get('params'))} parameters (no model named)", lambda p, f: f"模型大小：{f.big(p.get('params'))} 参数（未指定模型）"),
     "assume.mode_finetune": (lambda p, f: f"fine-tuning method: {_mode(p, f)} (the method was not said)", lambda p, f: f"微调方式：{_mode(p, f)}（未说明方式）"),
+    "assume.mode_small_full": (lambda p, f: f"training method: {_mode(p, f)} (the method was not said; a model this small is usually trained whole)",
+                               lambda p, f: f"训练方式：{_mode(p, f)}（未说明方式；这么小的模型通常整体训练）"),
     "assume.mode_default": (lambda p, f: f"workload: {_mode(p, f)}", lambda p, f: f"任务类型：{_mode(p, f)}"),
     "assume.gpu": ("GPU: {gpu}", "GPU：{gpu}"),
     "assume.gpus": ("GPU count: {gpus}", "GPU 数量：{gpus}"),
