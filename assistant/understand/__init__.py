@@ -57,7 +57,7 @@ class Understanding:
     def advance(self, reading: Reading, state: ConversationState, *, exclude: str | None = None) -> TurnReading:
         decision = self.decider.decide(reading, state, exclude=exclude)
         update = same_family_size(clean_update(reading, decision.frame), state, self.reader.matcher.catalog)
-        update = hardware_in_force(update, state)
+        update = retract_in_force(hardware_in_force(update, state), state)
         update = update.model_copy(update={"starts_fresh": starts_fresh(reading, update, state, decision.frame)})
         update = same_load_kind(update, state)
         new_state = state.advance(update, decision.frame, pasted_slots=reading.pasted_slots)
@@ -104,6 +104,16 @@ def hardware_in_force(update: SlotUpdate, state: ConversationState) -> SlotUpdat
     if not any(n in keep for n in HARDWARE_SLOTS):
         keep.append("gpus")
     return update.model_copy(update={"retract": keep})
+
+
+def retract_in_force(update: SlotUpdate, state: ConversationState) -> SlotUpdate:
+    """A withdrawal names what is in force: "no rush" or "不限厂商" in a question that set no deadline or provider
+    withdraws nothing (the state is the same either way; the turn states no `retract`). The hardware slots are
+    hardware_in_force's (a "forget my card" with none in force still withdraws the GPU)."""
+    from assistant.understand.reader import HARDWARE_SLOTS
+
+    keep = [n for n in update.retract if n in HARDWARE_SLOTS or state.has(n)]
+    return update if keep == list(update.retract) else update.model_copy(update={"retract": keep})
 
 
 def same_family_size(update: SlotUpdate, state: ConversationState, catalog) -> SlotUpdate:

@@ -12,6 +12,7 @@ only changes constraints keeps the previous frame.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -138,6 +139,31 @@ RULES: list[Rule] = [
 ]
 
 
+# A figure measured on the user's own run, asked about ("takes 2 hours per epoch, is that normal?", "8张卡才6.4 tokens/s，
+# 这正常吗"): the corpus README labels a measured deployment figure `serving` even when the turn asks why, and a measured
+# training duration asked about is a training-time question (the answer is the estimate to compare it with)
+_MEASURED_TIME = re.compile(
+    r"\d[\d.]*\s*(?:hours?|hrs?|h\b|days?|minutes?|mins?|s\s*/\s*(?:step|it)|seconds? (?:per|a) (?:step|iteration|epoch)|小时|天|分钟|秒\s*/\s*(?:step|步|it))"
+    r"|(?:takes?|took|says|eta|要|需要|花了|用了|跑了)\s*(?:about |around |~|约|大概)?\d", re.I)
+_MEASURED_SPEED = re.compile(
+    r"\d[\d.]*\s*(?:k\s*)?(?:tok(?:en)?s?\s*/\s*s(?:ec)?\b|t/s\b|tokens?\s+(?:per|a)\s+sec|tps\b|tokens?\s*/\s*秒|个?token每秒)"
+    r"|(?:一条|每条|each request|every request|per request|一个请求|每个请求|每个要|一次回答)[^，。,.?？]{0,8}\d[\d.]*\s*(?:s\b|秒|分钟|minutes?|seconds?)", re.I)
+_FAILED = re.compile(r"\boom|out of memory|爆显存|显存不足|显存不够|报错|error", re.I)
+_ASKS_IF_NORMAL = re.compile(r"\bnormal\b|\bexpected\b|is (?:that|this|it) (?:really )?right|正常|符合预期|合理吗|对吗|对不对", re.I)
+
+
+def _measured_question(r: Reading, f: Facts) -> Frame | None:
+    """A measured figure of the user's own run with the question whether it is normal: the frame of that figure."""
+    own = r.split.own
+    if not _ASKS_IF_NORMAL.search(own) or f.gpus >= 2 or f.has("memory") or _FAILED.search(own):
+        return None  # two GPUs measured side by side, or memory / a failure asked about: not this figure
+    if (f.inference or "engine" in f.stated or f.has("serving")) and not f.training and _MEASURED_SPEED.search(own):
+        return Frame.serving
+    if f.training and not f.inference and f.workload and _MEASURED_TIME.search(own) and not _MEASURED_SPEED.search(own):
+        return Frame.train_time
+    return None
+
+
 FAST_CONFIDENT = 0.85  # the model without the k-NN feature decides alone above this probability
 LOW_CONFIDENCE = 0.40  # below this, a stated workload still gets a calculation
 UNSURE = 0.60  # below this, a how/why question with nothing to compute is guidance
@@ -196,6 +222,8 @@ class FrameDecider:
                 # "llama-3-8b on an h100 in vllm - how big is the kv cache pool?": a deployment's own figure, asked for
                 # with nothing to explain — compute it
                 return FrameDecision(Frame.serving, p, "unsure: a stated deployment's figure, nothing to explain")
+            if frame == Frame.guidance and (measured := _measured_question(r, f)) is not None:
+                return FrameDecision(measured, p, "a measured figure of the user's run, asked whether it is normal")
             if frame == Frame.serving and r.update.mode is not None and r.update.mode.value in TRAINING_MODE_VALUES:
                 # "can I lora qwen2.5-7b on my 4090 with 50M tokens?" right after a serving question: serving is
                 # inference, and this turn states a training mode — the earlier frame does not carry over

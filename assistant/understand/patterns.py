@@ -198,6 +198,13 @@ _BARE_BUDGET = re.compile(
     r"|次|调用|条|请求|requests?|calls?|queries|steps?))",
     re.I,
 )
+# "每月1.5万以内", "每月8000以内", "每个月最多2w": a period, then an amount counted in 万/千 or bounded by 以内 — money
+# even without a currency or a budget word (the period-first order of "1.5w一个月")
+_PERIOD_THEN_AMOUNT = re.compile(
+    rf"(?:每个?月|一个月|每月|月均|每小时|一小时|每天)\s*(?:是|为|大概|约|在|:|：|不超过|最多|顶多|控制在)?\s*{N}\s?(w|W|万|千|k|K)?"
+    r"(?:(?<=[wW万千kK])|(?=\s*(?:以内|之内|以下|内|左右|上下|封顶)))(?!\s*(?:次|个|条|人|张|卡|token|请求|调用|小时|天))",
+    re.I,
+)
 # "1.5w一个月", "2w/月", "20k/mo": an amount in 万/k with a period is money even without a currency
 _WAN_PERIOD = re.compile(rf"(?<![A-Za-z0-9_.]){N}\s?(w|W|万)(?![A-Za-z])")
 PERIOD_WORDS = [
@@ -324,6 +331,14 @@ def _money_amounts(t: str) -> list[MoneyReading]:
         per = _period_after(t, m.end(2))
         if v and per:
             out.append(MoneyReading(v, _currency(None, None, m.group(2)), per, True, s, e))
+            taken.append((s, e))
+    for m in _PERIOD_THEN_AMOUNT.finditer(t):
+        s, e = m.start(1), m.end()
+        if any(a <= s < b for a, b in taken):
+            continue
+        v = _num(m.group(1), m.group(2))
+        if v and v >= 100:
+            out.append(MoneyReading(v, _currency(None, None, m.group(2)), _period_near(t, s, e), True, s, e))
             taken.append((s, e))
     for m in _BUDGET_KUAI.finditer(t):  # "预算5000块 A100": after a budget word 块 is yuan, whatever follows
         s, e = m.start(1), m.end()
@@ -457,8 +472,12 @@ _DURATION = [(re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*{unit}", re.I), f) for unit,
 _A_DURATION = re.compile(r"(?:\ba|\ban|one)\s+(hour|day|week|month)\b", re.I)
 _MONEY_BEFORE = re.compile(r"(?:bucks?|dollars?|usd|rmb|cny|yuan|元|块|刀|[$¥￥]\s*[\d.,]+\s*[kKwW万]?)\s*$", re.I)
 _WITHIN = re.compile(r"(?:within|in|under|less than|no more than|by|before|不超过|少于|要在|得在|需要在|给(?:我们|我|了)?|只有|只给|(?:we|i)(?: only)? have|have only|got)\s*(?:the next\s*|only\s*)?$", re.I)
-_WITHIN_AFTER = re.compile(r"^\s*(?:内|之内|以内|以里|前|之前|里)(?:训完|跑完|完成|搞定|出结果|结束)?|^\s*(?:训完|跑完|完成|搞定|出结果)|^\s*的?时间", re.I)
-_DEADLINE_WORDS = re.compile(r"(?:deadline|due|截止|ddl|交付|赶|来得及|finish|done|complete|ready|训完|跑完|完成)", re.I)
+_WITHIN_AFTER = re.compile(r"^\s*(?:内|之内|以内|以里|前|之前|里)(?:训完|跑完|完成|搞定|出结果|结束)?|^\s*(?:训完|跑完|完成|搞定|出结果)|^\s*的?时间"
+                           r"|^\s*(?:max(?:imum)?|tops|at most|最多|封顶)\b|^\s*(?:from now|till|until|left|to go)\b", re.I)
+# "3天内", "两周之内": a Chinese length closed by 内 is a time limit by itself, unless the turn prices the time
+_ZH_WITHIN = re.compile(r"^\s*(?:内|之内|以内)")
+_PRICED = re.compile(r"多少钱|费用|价格|花多少|cost|price|how much", re.I)
+_DEADLINE_WORDS = re.compile(r"(?:deadline|due|截止|ddl|交付|赶|来得及|finish|done|complete|ready|must|hard stop|训完|跑完|完成|出结果|搞定|训好)", re.I)
 _PER_DAY = re.compile(rf"{N}\s*(?:hours?|hrs?|h|小时|个小时)\s*(?:a|per|/|each)\s*day|(?:每天|一天|每日|白天|每晚)\s*[\u4e00-\u9fff]{{0,3}}\s*{N}\s*(?:个)?(?:小时|h\b|hours?)", re.I)
 WEEKDAYS = {
     "monday": "monday", "tuesday": "tuesday", "wednesday": "wednesday", "thursday": "thursday", "friday": "friday",
@@ -470,7 +489,10 @@ ZH_WEEKDAYS = {"1": "monday", "一": "monday", "2": "tuesday", "二": "tuesday",
                "7": "sunday", "日": "sunday", "天": "sunday"}
 _WEEKDAY_EN = re.compile(r"\b(?:by|before|until|till|on|due|this|next)\s+(?:this\s+|next\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun)\b", re.I)
 _WEEKDAY_ZH = re.compile(r"(?:本|这|下)?(?:周|星期|礼拜)([1-7一二三四五六日天])\s*(?:之前|以前|前|内|结束前|下班前|交|要|得|必须)")
-_DATE = re.compile(r"(?:(\d{4})\s*[-/年]\s*)?(\d{1,2})\s*(?:月|[-/])\s*(\d{1,2})\s*(?:日|号)?\s*(?:之前|以前|前|截止)|(?:by|before|until|due)\s+(?:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})|(\d{4})-(\d{2})-(\d{2}))", re.I)
+_DATE = re.compile(r"(?:(\d{4})\s*[-/年]\s*)?(\d{1,2})\s*(?:月|[-/])\s*(\d{1,2})\s*(?:日|号)?\s*(?:之前|以前|前|截止)|(?:by|before|until|due|hard stop(?: on| at)?)\s+(?:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})|(\d{4})-(\d{2})-(\d{2}))", re.I)
+# "end of November", "12月底前": the month's last day
+_MONTH_END = re.compile(r"\bend of (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?<!\d)(\d{1,2})\s*月底", re.I)
+_MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 _MONTHS = {m: i for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], 1)}
 
 
@@ -486,7 +508,7 @@ class TimeReading:
 
 _GPU_HOURS = re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:{GPU_PH}\s*(?:\d+\s?gb?\s*)?)?(?:gpu[- ]?hours?|gpu[- ]?hrs?|gpu[- ]?h\b|卡时|卡·时|卡小时|gpu\s*小时)"
                         rf"|(?<![A-Za-z0-9_.]){N}{MULT}\s*{GPU_PH}\s*(?:hours?|hrs?|小时)\b", re.I)
-_DEADLINE_IS = re.compile(rf"(?:deadline|ddl|截止(?:时间)?|期限)\s*(?:is|of|:|：|=|是|为|只有|就)?\s*(?:in\s+)?{N}\s*(days?|d\b|hours?|h\b|weeks?|天|小时|周)", re.I)
+_DEADLINE_IS = re.compile(rf"(?:deadline|ddl|截止(?:时间)?|期限)\s*(?:is|of|:|：|=|是|为|只有|就|放宽到|延长到|改成|改为|extended to|moved to|relaxed to)?\s*(?:in\s+)?{N}\s*(days?|d\b|hours?|h\b|weeks?|天|小时|周)", re.I)
 _ALWAYS_ON = re.compile(r"24\s*/\s*7|24x7|around the clock|全天候|24\s*小时不间断|一直开着|不关机|全天开", re.I)
 
 
@@ -524,6 +546,10 @@ def time_slots(t: str, training: bool) -> TimeReading:
             out.date = f"{_MONTHS[m.group(4).lower()[:3]]:02d}-{int(m.group(5)):02d}"
         elif m.group(6):
             out.date = f"{m.group(6)}-{m.group(7)}-{m.group(8)}"
+    if out.date is None and (m := _MONTH_END.search(t)):
+        mm = _MONTHS[m.group(1).lower()[:3]] if m.group(1) else int(m.group(2))
+        if 1 <= mm <= 12:
+            out.date = f"{mm:02d}-{_MONTH_DAYS[mm - 1]:02d}"
     # "an hour" is one hour, except after money ("ten bucks an hour", "$2 an hour"): that is a rate
     text = _A_DURATION.sub(lambda mm: mm.group(0) if _MONEY_BEFORE.search(t[max(0, mm.start() - 14) : mm.start()])
                            else f"1 {mm.group(1)}", t)
@@ -546,7 +572,8 @@ def time_slots(t: str, training: bool) -> TimeReading:
             if re.search(r"(?:每天|一天|每日|a day|per day)\s*$", before):
                 continue
             deadline = bool(_WITHIN.search(before) or _WITHIN_AFTER.match(after)) and (
-                training or _DEADLINE_WORDS.search(text) or re.search(r"(?<![A-Za-z])tokens?\b|token", text, re.I))
+                training or _DEADLINE_WORDS.search(text) or re.search(r"(?<![A-Za-z])tokens?\b|token", text, re.I)
+                or (bool(_ZH_WITHIN.match(after)) and not _PRICED.search(text)))
             if deadline:
                 out.deadline_hours = out.deadline_hours or hours
             elif re.search(r"(?:how long|多久|多长时间|几天|多少天)", text[m.start() - 30 : m.start()], re.I):
@@ -603,11 +630,14 @@ _TTFT = re.compile(
 )
 _TTFT_POST = re.compile(rf"{N}\s*(ms|毫秒|s|secs?|seconds?|秒)\s*(?:内|以内)?\s*(?:ttft|time to first token|first[- ]token|首字|首token|出首字)", re.I)
 _TPS_USER = re.compile(
-    rf"(?<![A-Za-z0-9_.]){N}\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|tokens? (?:per|a|/) ?(?:second|sec|s)\b|t/s|tps|token\s*/\s*秒|tokens\s*/\s*秒|个token每秒|字/秒|字每秒)"
-    rf"(?P<tail>\s*(?:per user|each user|/user|per stream|per request|for each user|每个?用户|每人|每路))?",
+    rf"(?<![A-Za-z0-9_.]){N}\+?\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|tokens? (?:per|a|/) ?(?:second|sec|s)\b|t/s|tps|(?:个\s*)?tokens?\s*/\s*秒|(?:个\s*)?tokens?\s*每秒|字/秒|字每秒)"
+    rf"(?P<tail>\s*(?:per user|each user|/user|per stream|per request|for each user|each\b|per person|apiece|每个?用户|每人|每路))?"
+    # "每人每秒至少20个token": the rate written before the number
+    rf"|每秒\s*(?:至少|不低于|不少于|起码|要|能有)?\s*{N}\s*(?:个\s*)?(?:tokens?|字)",
     re.I,
 )
-_TPS_USER_CUE = re.compile(r"(?:per user|each user|every user|每个?用户|每人|每路|单用户|单个用户|at least|minimum|min\.?|至少|不低于|不少于|起码|>=|≥)", re.I)
+_TPS_USER_CUE = re.compile(r"(?:per user|each user|every user|each person|every person|per person|each stream|every stream|per stream|"
+                           r"每个?用户|每人|每个人|每路|单用户|单个用户|at least|minimum|min\.?|above|至少|不低于|不少于|起码|>=|≥)", re.I)
 
 
 @dataclass
@@ -661,9 +691,9 @@ def load(t: str) -> LoadReading:
         if v:
             out.ttft_ms = v if m.group(2).lower() in ("ms", "毫秒") else v * 1000
     for m in _TPS_USER.finditer(t):
-        before = t[max(0, m.start() - 20) : m.start()]
+        before = t[max(0, m.start() - 28) : m.start()]
         if m.group("tail") or _TPS_USER_CUE.search(before):
-            out.tokens_per_s_per_user = _num(m.group(1))
+            out.tokens_per_s_per_user = _num(m.group(1) or m.group(3))
             break
     return out
 

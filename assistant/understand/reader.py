@@ -114,7 +114,7 @@ def _retract_pairs(data: dict[str, Any]) -> list[tuple[str, re.Pattern]]:
 
 HARDWARE_SLOTS = ("gpus", "gpu_count", "available_gib")
 _LOWERED = re.compile(r"\s+(?:to|below|under|by|down|from|a bit|further)\b|\s*\d", re.I)
-_ASKED = re.compile(r"[^,.;:!?，。；：！？\n]*[吗嘛么?？]")  # the rest of the clause asks
+_ASKED = re.compile(r"[^,.;:!?，。；：！？\n—]*[吗嘛么?？]")  # the rest of the clause asks
 
 
 def _complement(spans: list[tuple[int, int]], n: int) -> list[tuple[int, int]]:
@@ -422,22 +422,30 @@ class Reader:
         budget = self._budget(t, low)
         out["budget"] = budget
         retract, spans = self._retractions(low)
+        if out.get("region") == "any" and "region" in retract:
+            retract.remove("region")  # "不限地区", "anywhere": the README's region `any`, not a withdrawal
         if retract:
             # a value read inside the withdrawn phrase is the one withdrawn ("forget the 4 card limit", "never mind
             # spot"); a value stated elsewhere in the turn is the new one ("forget the budget, budget is now $500")
             blank_t = _blank(t, spans)
             only_spans = _blank(t, _complement(spans, len(t)))
             for slot in list(retract):
-                if out.get(slot) is None:
+                if slot not in retract or out.get(slot) is None:
                     continue
                 outside = self._reread(slot, blank_t, blank_t.lower())
                 inside = self._reread(slot, only_spans, only_spans.lower())
-                if outside is None or outside == inside:  # the same thing named again ("never mind spot, preemption…")
+                # the same thing named again ("never mind spot, preemption…"); a GPU named outside the withdrawn phrase
+                # is always a restatement ("A100 or H100 都可以", "drop the H100, use 4 A100s")
+                if outside is None or (outside == inside and slot != "gpus"):
                     out[slot] = None
                 else:
                     if slot not in ("gpus", "providers"):  # those two re-read as "still named": keep the names
                         out[slot] = outside
                     retract.remove(slot)
+                    if slot == "gpus" and inside:
+                        # a named GPU dropped for another ("L40S算了，就按A100算", "drop the H100, use 4 A100s"): the
+                        # hardware is restated, not withdrawn ("forget my card, use 2 A100s" still withdraws the rest)
+                        retract = [n for n in retract if n not in HARDWARE_SLOTS]
         if retract:
             out["retract"] = retract
         self._negatives(t, problems)
@@ -460,6 +468,8 @@ class Reader:
                     continue  # "drop the latency below 200ms" lowers it, keeps it
                 if _ASKED.match(low, m.end()):
                     continue  # "那我的卡跑14b都行吗", "哪个平台都可以吗": a question, not a withdrawal
+                if slot == "hardware" and m.group(0).count("\ue000g") >= 2:
+                    continue  # "A100或者L40S都行": two GPUs allowed, none withdrawn
                 names += list(HARDWARE_SLOTS) if slot == "hardware" else [slot]
                 spans.append(m.span())
                 break
