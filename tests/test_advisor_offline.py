@@ -159,6 +159,14 @@ def test_a_time_on_hardware_that_cannot_hold_the_job_leads_with_the_verdict():
     assert "1× A100-80GB 上训练" not in a.answer  # no time on a GPU that does not hold the job
 
 
+def test_a_gpu_the_user_has_is_checked_first_and_does_not_bind_the_rental():
+    a = ask("I have one 4090. What should I rent to lora finetune Qwen2.5-32B?")
+    assert a.answer.startswith("**No — it does not fit as asked.**") and "one RTX-4090 has 24.0 GiB usable" in a.answer
+    rec = next(c for c in a.tool_calls if c.name == "recommend_config")
+    assert "gpu" not in rec.args and "max_gpus" not in rec.args  # what to rent is not limited to one 4090
+    assert a.recommendation is not None and a.recommendation["gpu"] != "RTX-4090"
+
+
 def test_missing_information_assumes_and_asks_one_question():
     a = ask("Which GPU should I rent to fine-tune a model?")
     assert "**Assumptions**" in a.answer

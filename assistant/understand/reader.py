@@ -86,6 +86,7 @@ def lexicon() -> dict[str, Any]:
     for table in ("mode", "precision", "billing", "region", "currency_words", "features", "retract", "frame_cues"):
         compiled[table] = [(value, [_compile(p) for p in pats]) for value, pats in (data.get(table) or {}).items()]
     compiled["training_words"] = [_compile(p) for p in data.get("training_words") or []]
+    compiled["owned_hardware"] = [_compile(p) for p in data.get("owned_hardware") or []]
     compiled["topic_switch"] = [_compile(p) for p in data.get("topic_switch") or []]
     compiled["model_families"] = sorted({str(f).lower() for f in data.get("model_families") or []}, key=len, reverse=True)
     compiled["family_words_needing_context"] = [str(f).lower() for f in data.get("family_words_needing_context") or []]
@@ -239,6 +240,8 @@ class Reader:
                     update[k] = v
                     if is_pasted:
                         pasted_slots.add(k)
+        if update.get("gpus") and "gpus" not in pasted_slots and any(p.search(own.low) for p in self.lex["owned_hardware"]):
+            update["owned"] = True
         cue_text = own.low if own.low.strip() else (pasted.low if pasted else "")
         cues = frozenset(_all(self.lex["frame_cues"], cue_text))
         if pasted is not None and not own.low.strip():

@@ -143,6 +143,8 @@ class SlotUpdate(BaseModel):
     vllm_version: str | None = Field(default=None, max_length=40, description="vLLM release or engine generation "
                                                                             "as written ('0.6.3', 'V0')")
     traffic: Literal["chat"] | None = Field(default=None, description="the traffic is chat (ShareGPT-like lengths)")
+    owned: bool | None = Field(default=None, description="the GPUs named are the user's own ('I have a 4090', '我手上有两张3090'): "
+                               "a fit to check, not a constraint on what to rent")
     # -- conversation
     retract: list[str] = Field(default_factory=list, description="slot names withdrawn ('forget the budget' -> [budget])")
     starts_fresh: bool = Field(default=False, description="a new self-contained question: earlier slots are dropped")

@@ -45,8 +45,8 @@ _REPLACES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("model", ("params", "model_name")),
     ("params", ("model",)),
     ("model_name", ("model",)),
-    ("gpus", ("available_gib",)),
-    ("available_gib", ("gpus", "gpu_count")),
+    ("gpus", ("available_gib", "owned")),  # GPUs named without "I have" are not the user's own
+    ("available_gib", ("gpus", "gpu_count", "owned")),
     # one serving load at a time: "and for 80 users?" after "40 concurrent users" is the load now
     *((load, tuple(o for o in _LOADS if o != load)) for load in _LOADS),
 )

@@ -51,6 +51,8 @@ EXTRAS: tuple[Extra, ...] = (
     Extra("rec", frozenset({Frame.feasibility, Frame.memory}), ("budget",)),
     Extra("time", frozenset({Frame.feasibility, Frame.memory}), ("tokens", "gpus"), modes=TRAINING_MODE_VALUES),
     Extra("check", frozenset({Frame.recommend}), ("available_gib",), stated=("available_gib",)),
+    # "I have one 4090, what should I rent?": the card they own is checked first, and is no constraint on the rental
+    Extra("check", frozenset({Frame.recommend}), ("owned", "gpus"), stated=("owned",)),
 )
 
 
@@ -77,9 +79,13 @@ def plan_extras(ctx: TurnContext, plan: Plan) -> None:
             if ctx.has("epochs"):
                 args["epochs"] = float(ctx.get("epochs"))
             plan.call("estimate_train_time", "time", **args)
-        elif extra.key == "check" and main is not None:
+        elif extra.key == "check" and main is not None and not any(c.key == "check" for c in plan.calls):
             args = {k: v for k, v in main.args.items() if k in WORKLOAD_KEYS}
-            args["fit_targets"] = [{"available_gib": float(ctx.get("available_gib")), "count": int(ctx.get("gpu_count") or 1)}]
+            count = int(ctx.get("gpu_count") or 1)
+            if ctx.has("available_gib"):
+                args["fit_targets"] = [{"available_gib": float(ctx.get("available_gib")), "count": count}]
+            else:
+                args["fit_targets"] = [{"gpu": ctx.gpu, "count": count}]
             plan.call("estimate_vram", "check", **args)
 
 

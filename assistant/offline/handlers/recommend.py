@@ -314,7 +314,7 @@ class RecommendHandler:
         from assistant.offline.handlers.extras import plan_extras
 
         plan = Plan()
-        recommend_plan(ctx, plan)
+        recommend_plan(ctx, plan, hardware=not ctx.get("owned"))  # a GPU the user owns is checked, not rented
         plan_extras(ctx, plan)
         return plan
 
