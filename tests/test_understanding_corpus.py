@@ -29,7 +29,7 @@ def catalog():
     return load_catalog(Settings.load())
 
 
-HELDOUT_FILES = [DATA / "heldout.yaml", DATA / "heldout2.yaml", DATA / "heldout3.yaml"]
+HELDOUT_FILES = [DATA / "heldout.yaml", DATA / "heldout2.yaml", DATA / "heldout3.yaml", DATA / "heldout4.yaml"]
 
 
 def _all_conversations():
@@ -40,6 +40,7 @@ def _all_conversations():
     ("heldout.yaml", r"sha256 at that commit:\s*`([0-9a-f]{64})`"),
     ("heldout2.yaml", r"`heldout2\.yaml`, the second held-out split.*?sha256: `([0-9a-f]{64})`"),
     ("heldout3.yaml", r"sha256 of the third held-out split: `([0-9a-f]{64})`"),
+    ("heldout4.yaml", r"sha256 of the fourth held-out split: `([0-9a-f]{64})`"),
 ])
 def test_heldout_is_frozen_as_recorded(name, pattern):
     recorded = re.search(pattern, (DATA / "README.md").read_text(encoding="utf-8"), re.S)
@@ -60,6 +61,7 @@ def test_corpus_size_and_mix():
     assert sum(len(c.turns) for c in held) >= 200
     assert sum(len(c.turns) for c in load_corpus([DATA / "heldout2.yaml"])) >= 200
     assert sum(len(c.turns) for c in load_corpus([DATA / "heldout3.yaml"])) >= 200
+    assert sum(len(c.turns) for c in load_corpus([DATA / "heldout4.yaml"])) >= 200
 
 
 def test_labels_name_catalog_entries(catalog):
