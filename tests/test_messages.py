@@ -248,6 +248,8 @@ RUNS: dict[str, Callable[[Env], Any]] = {
     "full DDP": _vram("llama-2-7b", mode="full", gpus=4, checkpointing="selective"),
     "full ZeRO-3 + CPU offload": _vram("llama-2-13b", mode="full", gpus=4, sharding="zero3", offload="cpu"),
     "encoder-decoder under ZeRO-3 (eager-only T5)": _vram("flan-t5-xxl", mode="full", gpus=8, sharding="zero3"),
+    "full FSDP + CPU offload, short sequence": _vram("llama-2-13b", mode="full", gpus=2, sharding="fsdp", offload="cpu",
+                                                      seq_len=128),
     "QLoRA + FSDP + CPU offload": _vram("llama-2-70b", mode="qlora", gpus=2, sharding="fsdp", offload="cpu"),
     "full ZeRO-2 + CPU offload": _vram("llama-2-13b", mode="full", gpus=4, sharding="zero2", offload="cpu"),
     "pretrain tp × pp, eager attention": _vram("llama-2-13b", mode="pretrain", gpus=8, tp=2, pp=2, sharding="zero1",

@@ -95,3 +95,24 @@ def test_fsdp_gathers_layers_in_the_parameter_dtype(precision, bytes_per_param):
     parts = {p.component.value: p.gib for p in estimate_vram(MODEL, VramRequest(**kw)).breakdown}
     assert parts["gathered_layers"] == pytest.approx(2 * layer_params(shape_of(MODEL)) * bytes_per_param / GIB,
                                                      abs=2e-3)
+
+
+@pytest.mark.parametrize("fields, per_logit", [
+    # PEFT's k-bit preparation leaves the LM head in fp32: with no autocast the logits are fp32 (fp32 loss: 12 B)
+    ({"kbit_prepare": True, "autocast": False}, 12),
+    # ... whatever the loss does with them: a loss on the logits' own dtype is an fp32 loss here (universal-llm-trainer)
+    ({"kbit_prepare": True, "autocast": False, "logits_upcast": False}, 12),
+    # HF Trainer's bf16 autocast runs the head's matmul in bf16 and the loss upcasts (14 B)
+    ({"kbit_prepare": True, "autocast": True}, 14),
+    # TRL casts the head back to bf16: 16-bit logits again, a loss on them in their own dtype (6 B)
+    ({"kbit_prepare": True, "kbit_recast_bf16": True, "autocast": False, "logits_upcast": False}, 6),
+    # no k-bit preparation: the head stays 16-bit (6 B)
+    ({"autocast": False, "logits_upcast": False}, 6),
+])
+def test_the_lm_head_left_in_fp32_by_kbit_preparation_makes_fp32_logits(fields, per_logit):
+    from knowledge.catalog import load_catalog
+    from knowledge.settings import Settings
+
+    model = load_catalog(Settings.load()).model("llama-3.1-8b")
+    e = estimate_vram(model, VramRequest(mode="qlora", seq_len=1024, **fields))
+    assert next(n.params for n in e.assumptions if n.code == "vram.logits")["bytes_per_logit"] == per_logit

@@ -175,6 +175,9 @@ class VramEstimate(BaseModel):
     precision: Precision
     gpus: int
     per_gpu_gib: float
+    reclaimable_gib: float = Field(default=0.0, description="cached blocks the allocator keeps reserved on top of "
+                                   "per_gpu_gib and releases when memory runs short (FSDP's gradient stream pool): in "
+                                   "a measured max_memory_reserved, not in what the job needs")
     total_gib: float
     breakdown: list[MemoryPart] = Field(description="components in the order they were added; render with "
                                         "tools.messages.render_component(component, precision, lang)")

@@ -53,7 +53,9 @@ layer-level selective checkpointing count when the request states `ac_option` (`
 freed gradients (`grads_to_none`), TRL's bf16 recast after the k-bit upcast and bitsandbytes' quantisation options
 (VramRequest fields, each checked there against the setting it qualifies), and whether a loss written in the
 training script upcasts the logits (`logits_upcast`), and Megatron-LM's vocabulary-parallel loss, in place over one
-fp32 copy of the logits (`vocab_parallel_loss`). Every constant is
+fp32 copy of the logits (`vocab_parallel_loss`). Under torch FSDP with CPU offload the gradient shards stay on the
+GPU until backward ends, in the post-backward stream's pool (`_offload_grad_staging`); PEFT's k-bit preparation
+leaves the LM head in fp32, so without autocast its logits are fp32 (`head_fp32`). Every constant is
 commented where it is used and every default that was assumed is listed in `VramEstimate.assumptions`.
 """
 
@@ -229,6 +231,7 @@ class _Acc:
     regime: "_Regime | None" = None  # the activations' element sizes, once known
     logit_bytes: int | None = None  # bytes per logit of the output layer and loss, once known (training)
     sharded_params: bool = False  # ZeRO-3 / FSDP: parameters gathered on side streams
+    reclaimable: float = 0.0  # bytes the caching allocator keeps reserved beside the parts and gives back under pressure
 
     def add(self, component: Component, value: float, precision: "Precision | str | None" = None) -> None:
         if value > 0:
@@ -259,6 +262,12 @@ def weight_bytes_per_param(precision: Precision, mode: Mode = Mode.inference) ->
 
 def _is_quantised(p: Precision) -> bool:
     return p in (Precision.fp8, Precision.int8, Precision.int4, Precision.nf4)
+
+
+def _kbit_upcasts(req: VramRequest, p: Precision) -> bool:
+    """PEFT's prepare_model_for_kbit_training upcasts the non-quantised weights: stated, for LoRA/QLoRA over a
+    bitsandbytes 4/8-bit base (its fp32 cast skips GPTQ/AQLM/EETQ/HQQ/torchao bases; fp8 is none of bitsandbytes')."""
+    return req.kbit_prepare and req.mode in (Mode.lora, Mode.qlora) and _is_quantised(p) and p != Precision.fp8
 
 
 def _bnb_4bit(p: Precision, mode: Mode) -> bool:
@@ -386,7 +395,7 @@ def estimate_vram(model: ModelSpec, request: VramRequest, gpus: Iterable[GPU] = 
     else:
         _training(model, shape, request, p, seq, dec_seq, ckpt, tp, pp, dp, mp, flash, acc)
 
-    tensors = sum(acc.parts.values())
+    tensors = sum(acc.parts.values())  # the reclaimable pool is reserve already: no slack on it
     slack = tensors * ALLOCATOR_SLACK
     if request.mode != Mode.inference:
         churn = SHARDED_TRANSIENT_SLACK if acc.sharded_params else TRANSIENT_SLACK
@@ -398,6 +407,9 @@ def estimate_vram(model: ModelSpec, request: VramRequest, gpus: Iterable[GPU] = 
     if acc.cpu_bytes > 0:
         acc.say(VramCode.offload_ram, cpu_gib=round(acc.cpu_bytes / GIB, 3))
 
+    # The stream's pool is reserve the allocator gives back when a cudaMalloc fails: what a measured
+    # max_memory_reserved shows, not what the job needs; a card without it still runs the job (Lambda's 405B run)
+    reclaimable = acc.reclaimable / GIB
     per_gpu = sum(acc.parts.values()) / GIB
     breakdown = [MemoryPart(component=c, precision=acc.precisions.get(c), gib=round(v / GIB, 3)) for c, v in acc.parts.items()]
     fit_details = [
@@ -411,6 +423,7 @@ def estimate_vram(model: ModelSpec, request: VramRequest, gpus: Iterable[GPU] = 
         precision=p,
         gpus=request.gpus,
         per_gpu_gib=round(per_gpu, 3),
+        reclaimable_gib=round(reclaimable, 3),
         total_gib=round(per_gpu * request.gpus, 3),
         breakdown=breakdown,
         assumptions=acc.assumptions,
@@ -531,7 +544,7 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
             trainable_fraction=trainable / model.params, adapter_precision=a_precision, pure_half=pure_half,
         )
         base = _frozen_weight_bytes(model, p, req.mode, acc, _double_quant(req))
-        kbit_upcast = req.kbit_prepare and _is_quantised(p) and p != Precision.fp8
+        kbit_upcast = _kbit_upcasts(req, p)
         # TRL's SFTTrainer with bf16=True on a single-GPU 4-bit base casts the embeddings and LM head back to bf16
         # after PEFT's upcast and keeps the norms fp32 (trl v0.13.0 sft_trainer.py lines 227-233 and
         # trl/trainer/utils.py peft_module_casting_to_bf16), as `VramRequest.kbit_recast_bf16` states (a field asked of
@@ -673,6 +686,38 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
     if foreach or grads_freed:
         buffer = trainable_params / mp / shard_opt * (2.0 if pure_half else 4.0) if foreach else 0.0
         _after_backward(buffer, 2.0 if pure_half else 4.0, foreach, grads_freed, acc)
+    if offload and sh == Sharding.fsdp and grad_bytes > 0:
+        _offload_grad_staging(grad_bytes / mp / shard_grad, acc)
+
+
+def _offload_grad_staging(staged: float, acc: _Acc) -> None:
+    """FSDP's CPU offload keeps each unit's reduce-scattered gradient shard on the GPU until backward ends.
+
+    torch FSDP (FullyShardedDataParallel, the FlatParameter implementation) with CPUOffload(offload_params=True), read
+    in torch 2.13.0 (this project's venv), torch/distributed/fsdp/_runtime_utils.py, the same code paths as the
+    pytorch/pytorch copies of 2.1-2.5 in the code index: `_post_backward_hook` runs `_reduce_grad` inside
+    `state._device_handle.stream(state._post_backward_stream)` (line 755); `_get_reduce_scatter_tensors` allocates the
+    shard there (`new_sharded_grad = torch.empty_like(chunks[0])`, line 901), `_cast_grad_to_param_dtype` casts it to
+    the parameter's dtype (line 1048), `_accumulate_sharded_grad` keeps it as `flat_param._saved_grad_shard` (line 926)
+    and `_offload_grad` only copies it into the pinned `_cpu_grad` (line 985). The GPU shard is dropped at the end of
+    backward, by `_finalize_params` → `FlatParamHandle.prepare_gradient_for_optim` (_flat_param.py line 1720:
+    `delattr(flat_param, "_saved_grad_shard")`). So at the end of backward the GPU holds the whole gradient shard
+    (`staged`: trainable params / dp in the parameter's dtype) beside the root unit, while the activations, freed as
+    backward goes, are gone: the sum of a growing and a shrinking term peaks at its ends, and the live tensors count
+    only in their excess over what the loss's moment holds. The shards are allocated on the post-backward stream, whose
+    cached blocks the caching allocator keeps for that stream (c10/cuda/CUDACachingAllocator.cpp
+    DeviceCachingAllocator::get_free_block: `if (it == pool.blocks.end() || (*it)->stream != p.stream()) return
+    false;`, a free block serves only an allocation on its own stream), so the blocks the activations free on the
+    compute stream cannot serve them, and both stay reserved from step to step: the rest of the shard counts as that
+    stream's pool (`_Acc.reclaimable` → `VramEstimate.reclaimable_gib`, reserved memory, not allocated). The allocator returns cached blocks when a cudaMalloc
+    fails (`release_cached_blocks` and retry), so on a card that would run out the pool shrinks instead."""
+    transient = sum(v for c, v in acc.parts.items() if c in TRANSIENT)
+    live_end = staged + acc.parts.get(Component.gathered_embeddings, 0.0)  # the root unit stays whole until then
+    excess = max(0.0, live_end - transient)
+    live = min(staged, excess)
+    acc.add(Component.grad_shards_staged, live, None)
+    acc.reclaimable += staged - live
+    acc.say(VramCode.offload_grad_staging, staged_gib=round(staged / GIB, 3), live_gib=round(live / GIB, 3))
 
 
 def _after_backward(buffer: float, state_bytes: float, foreach: bool, grads_freed: bool, acc: _Acc) -> None:
@@ -892,7 +937,18 @@ def _training_activations(model: ModelSpec, shape: Shape | None, req: VramReques
         acc.say(VramCode.encoder_head)
     else:
         upcast = req.logits_upcast  # None: the family's HF loss decides
-        per_logit, fp32_loss = _logit_bytes(style, reg, autocast, req.chunked_loss, upcast, req.vocab_parallel_loss)
+        # PEFT's prepare_model_for_kbit_training casts every fp16/bf16 parameter that is not a Params4bit to fp32, the
+        # LM head included (bitsandbytes leaves the output embedding unquantised), for bitsandbytes bases (peft
+        # 5d602fdbf src/peft/utils/other.py lines 197-209: "cast all non INT8 parameters to fp32"; its docstring: "Add
+        # the upcasting of the lm head to fp32"). The head's input is fp32 too (LlamaRMSNorm returns
+        # `self.weight * hidden_states.to(input_dtype)` with an fp32 weight), and transformers' causal-LM forward runs
+        # `logits = self.lm_head(hidden_states[:, slice_indices, :])` with no cast (models/llama/modeling_llama.py
+        # LlamaForCausalLM.forward, read in the code index's copies; 4.49, the sixth round's rows' version, was not
+        # read itself): with no autocast (which would run the matmul in 16-bit) and no recast of the head to bf16
+        # (TRL's peft_module_casting_to_bf16) the logits are fp32, and so is the loss over them.
+        head_fp32 = _kbit_upcasts(req, p) and not req.kbit_recast_bf16 and not autocast
+        per_logit, fp32_loss = _logit_bytes(style, reg, autocast, req.chunked_loss, upcast, req.vocab_parallel_loss,
+                                            head_fp32=head_fp32)
         acc.logit_bytes = per_logit
         stated = {} if upcast is None or req.chunked_loss else {"upcast_stated": upcast}
         if req.vocab_parallel_loss:
@@ -980,10 +1036,12 @@ def _half(p: Precision) -> Precision:
 
 
 def _logit_bytes(style: LayerStyle, reg: _Regime, autocast: bool, chunked: bool,
-                 upcast_stated: bool | None = None, vocab_parallel: bool = False) -> tuple[int, bool]:
+                 upcast_stated: bool | None = None, vocab_parallel: bool = False,
+                 head_fp32: bool = False) -> tuple[int, bool]:
     """(bytes per logit the output layer and its loss hold at the larger of their two moments, whether the loss runs in
-    fp32): forward, the logits in the compute dtype + their fp32 copy where the loss upcasts + `LOSS_FORWARD_COPIES`
-    loss-sized tensors; backward, `LOSS_BACKWARD_COPIES` loss-sized tensors (HF: 14; a 16-bit loss: 6; fp32: 12)."""
+    fp32): forward, the logits in the compute dtype (fp32 from an fp32 LM head: `head_fp32`) + their fp32 copy where
+    the loss upcasts + `LOSS_FORWARD_COPIES` loss-sized tensors; backward, `LOSS_BACKWARD_COPIES` loss-sized tensors
+    (HF: 14; a 16-bit loss: 6; fp32: 12)."""
     if chunked:
         return LOGITS_BYTES_CHUNKED, True
     if vocab_parallel:
@@ -999,10 +1057,11 @@ def _logit_bytes(style: LayerStyle, reg: _Regime, autocast: bool, chunked: bool,
     # (LLMs-from-scratch ch05/10_llm-training-speed/01_opt_single_gpu.py calc_loss_batch: cross_entropy on the bf16
     # logits; ColossalAI-Pytorch-lightning benchmark/gpt/model.py GPTLMLoss on GPT2LMHeadModel's fp16 logits)
     model_upcasts = style.fp32_logits if upcast_stated is None else upcast_stated
-    fp32_loss = model_upcasts or autocast or reg.compute == FP32
-    loss = FP32 if fp32_loss else reg.compute
-    upcast = FP32 if loss != reg.compute else 0  # `logits.float()` is a new tensor only over 16-bit logits
-    forward = reg.compute + upcast + LOSS_FORWARD_COPIES * loss
+    compute = FP32 if head_fp32 else reg.compute  # the logits' dtype: the head's compute dtype
+    fp32_loss = model_upcasts or autocast or compute == FP32
+    loss = FP32 if fp32_loss else compute
+    upcast = FP32 if loss != compute else 0  # `logits.float()` is a new tensor only over 16-bit logits
+    forward = compute + upcast + LOSS_FORWARD_COPIES * loss
     return max(forward, LOSS_BACKWARD_COPIES * loss), fp32_loss
 
 

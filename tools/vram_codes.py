@@ -34,6 +34,8 @@ class Component(str, Enum):
     kv_cache = "kv_cache"
     logits = "logits"  # training: logits + loss of the output layer
     optimizer_step = "optimizer_step"  # foreach Adam's step buffer beyond what the step frees (activations, logits)
+    grad_shards_staged = "grad_shards_staged"  # FSDP CPU offload: gradient shards on the GPU until backward ends,
+    # beyond what the loss's moment holds
     fragmentation = "fragmentation"  # caching-allocator slack
     cuda_context = "cuda_context"  # CUDA context + framework
 
@@ -105,6 +107,8 @@ class VramCode(NoteCode):
     autocast_stated = "vram.autocast_stated"  # autocast (bool, as the request states it)
     foreach_step = "vram.foreach_step"  # buffer_bytes_per_param, over_transient (bool: the step sets the peak)
     grads_after_backward = "vram.grads_after_backward"  # gradients_gib (their size), counted_gib (beyond short-lived)
+    offload_grad_staging = "vram.offload_grad_staging"  # staged_gib (the gradient shard on the GPU at the end of
+    # backward), live_gib (of it, beyond what the loss's moment holds; the rest is the post-backward stream's pool)
     sac_op = "vram.sac_op"  # bytes_per_token (kept per token per layer), layers, framework (whose policy: "torchtitan")
     sac_layers = "vram.sac_layers"  # every (N), checkpointed_layers, layers, framework ("torchtitan")
     recompute_after_loss = "vram.recompute_after_loss"  # loss_larger (bool: the loss buffers are the larger of the two)

@@ -51,6 +51,8 @@ COMPONENTS = {
     "component.logits": _component("logits + loss", "logits 与损失", "output layer", "输出层"),
     "component.optimizer_step": _component("optimizer step buffer", "优化器更新缓冲区", "foreach Adam, beyond the freed "
                                            "activations", "多张量实现的 AdamW，超出已释放激活值的部分"),
+    "component.grad_shards_staged": _component("gradient shards", "梯度分片", "FSDP CPU offload, held until backward "
+                                               "ends", "FSDP CPU offload，保留到反向传播结束"),
     "component.fragmentation": _component("allocator fragmentation", "显存分配器碎片"),
     "component.cuda_context": _component("CUDA context + framework", "CUDA 上下文 + 框架"),
 }
@@ -369,6 +371,13 @@ ASSUMPTIONS = {
         "them as it frees the activations, so of their {gradients_gib:gib} only {counted_gib:gib} adds to the peak",
         "每步之后梯度被释放（`zero_grad` 的 `set_to_none`，torch 2.0 起的默认值）：反向传播一边释放激活值一边分配梯度，"
         "因此 {gradients_gib:gib} 梯度中只有 {counted_gib:gib} 计入峰值",
+    ),
+    "vram.offload_grad_staging": (
+        "FSDP CPU offload: each unit's reduce-scattered gradient shard stays on the GPU until backward ends (the CPU "
+        "copy is made beside it), {staged_gib:gib} per GPU; {live_gib:gib} of it adds to the peak beyond the freed "
+        "activations, and the rest stays reserved by the allocator for FSDP's gradient stream",
+        "FSDP CPU offload：每个单元归约分发后的梯度分片在 GPU 上保留到反向传播结束（CPU 副本另行拷贝），每卡 "
+        "{staged_gib:gib}；其中 {live_gib:gib} 超出已释放的激活值、计入峰值，其余由显存分配器为 FSDP 的梯度流预留",
     ),
     "vram.sac_op": (
         lambda p, f: f"op-level selective checkpointing ({p['framework']}'s policy: the attention kernel's output and "
