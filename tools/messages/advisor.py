@@ -29,7 +29,7 @@ SLOT_EN = {"model": "the model", "model_name": "the model", "params": "the model
            "request_rate": "the request rate", "input_len": "the prompt length", "output_len": "the answer length",
            "ttft_ms": "the latency target", "tokens_per_s_per_user": "the speed target", "deadline": "the deadline",
            "hours": "the hours", "hours_per_day": "the hours per day", "lora_rank": "the LoRA rank", "features": "the features",
-           "engine": "the serving engine", "vllm_version": "the vLLM version", "traffic": "the kind of traffic",
+           "engine": "the serving engine", "vllm_version": "the vLLM version", "traffic": "the kind of traffic", "owned": "that the GPUs are your own",
            "min_memory_gb": "the memory floor"}
 SLOT_ZH = {"model": "模型", "model_name": "模型", "params": "模型规模", "mode": "训练方式", "precision": "精度", "gpus": "GPU 型号",
            "gpu_count": "卡数", "available_gib": "显存", "budget": "预算", "billing": "计费方式", "region": "地区",
@@ -37,7 +37,7 @@ SLOT_ZH = {"model": "模型", "model_name": "模型", "params": "模型规模", 
            "batch_size": "批大小", "concurrency": "并发", "users": "用户数", "requests_per_day": "日请求量",
            "request_rate": "请求速率", "input_len": "输入长度", "output_len": "输出长度", "ttft_ms": "首 token 延迟要求",
            "tokens_per_s_per_user": "每用户速度要求", "deadline": "截止时间", "hours": "使用时长", "hours_per_day": "每天使用时长",
-           "lora_rank": "LoRA rank", "features": "特性", "engine": "推理引擎", "vllm_version": "vLLM 版本", "traffic": "流量类型",
+           "lora_rank": "LoRA rank", "features": "特性", "engine": "推理引擎", "vllm_version": "vLLM 版本", "traffic": "流量类型", "owned": "显卡是你自己的",
            "min_memory_gb": "显存下限"}
 
 
