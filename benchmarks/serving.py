@@ -1437,6 +1437,54 @@ RECAL_ROUND4 = [
     "",
 ]
 
+# Hand-written after round 5's evaluation (2026-12-02, issue 11): catalog facts the estimator lacked, checked on the spent
+# rounds 1-5 at once, before round 6 (held out, not seen by this change) is evaluated.
+RECAL_ROUND5 = [
+    "### Since round 5's evaluation: what torch sees, P2P, and what was not changed (hand-written, 2026-12-02, issue 11)",
+    "",
+    "Rounds 1-5 are spent; a sixth round is being collected apart and was not seen. Each lead below is a catalog fact "
+    "with its source or a mechanism from an engine's code, checked on every spent round at once; no constant was refitted.",
+    "",
+    "1. **`torch_visible_gib` (adopted).** vLLM sizes its budget as `torch.cuda.mem_get_info()` total × "
+    "gpu_memory_utilization, SGLang and TensorRT-LLM from the same total. The catalog now carries that total where a "
+    "log shows it (knowledge/catalog/data/gpus.yaml, each with its source and grade): H100 79.22 GiB (vLLM PR #10511), "
+    "A100-40GB 39.38 (a PyTorch OOM message on Perlmutter's 40 GB A100s; vLLM #16570), L40S 44.42 (vLLM #15815), L4 "
+    "22.04 and A10G 22.06 (PyTorch OOM messages in the ddiiwoong blog's advanced-optimization post), RTX 3090 23.58 "
+    "(vLLM #10517, PR #14447), RTX A6000 47.54 (vLLM #10360). Other GPUs keep TORCH_VISIBLE_FRACTION × nvidia-smi's "
+    "figure. The L4 and A10G see 0.3 GiB less than before (98.0 % of nvidia-smi's 22.49 GiB, not 99.47 %), the L40S "
+    "0.3 GiB less, the RTX A6000 0.25 GiB more (its catalog figure is already torch's); the H100, RTX 3090 and A100-40GB "
+    "move by under 0.02 GiB. KV capacity, "
+    "figures within 5 % before → after: calibration 8/9 → 8/9 (median 0.6 % → 0.5 %), round 1 7/7 → 7/7, round 3 5/7 → "
+    "4/7 (3.3 % → 3.3 %), round 4 17/27 → 20/27 (2.5 % → 2.3 %), round 5 1/1 → 1/1 (0.1 % → 0.8 %). Gained: the "
+    "ddiiwoong 2× L4 TP 2 Qwen2.5-14B (7.8 % → 1.9 %), 2× A10G TP 2 Qwen2.5-7B (4.4 % → 2.0 %) and llms-in-clouds' SGLang 4× L4 "
+    "(5.9 % → -4.0 %); the blog's L40S pools move 1-2 points closer. Lost: vLLM #15815 (2× L40S TP 2, -2.7 % → -6.6 %): "
+    "its own log prints non_torch_memory 0.30 GiB where the estimator's PCIe figure (NON_TORCH_GIB, fitted) is 0.75, "
+    "and the old visible-memory surplus hid it — the visible figure is now the logged one, the miss is the non-torch "
+    "term, left as fitted (one log). Throughput and latency medians do not move on any round.",
+    "2. **`p2p` (fact adopted, mechanism not).** The RTX 4090 is `p2p: false` in the catalog (NVIDIA's driver does not "
+    "enable peer-to-peer on GeForce RTX 40: NVIDIA/nccl #1127; tinygrad's patched open kernel module exists to add it). "
+    "The estimator does not read it yet: without P2P NCCL moves every hop through host memory, and so it does between "
+    "the AWS g5 / g6 GPUs whose path crosses the host bridge (PHB / NODE) — the two are the same path, which "
+    "PCIE_ALLREDUCE_SHARE was fitted on (`--calibrate-tp`, round 4 spent). The spent 4090 TP runs do not separate them: "
+    "light-load TPOT on 2× RTX 4090 +0.9 / +2.3 / +8.9 % (IOG), on 4× -17.8 % (one case), against +7.6-11.4 % on 2-4× "
+    "A10G; a 4090-only share would be a constant fitted to one case. Where it would matter (two PCIe GPUs *with* P2P, "
+    "on which vLLM keeps its custom all-reduce) no spent case has a TP decode run.",
+    "3. **B200 `fp32_tflops` (not set).** No NVIDIA datasheet value could be cited in the time: a secondary page that "
+    "quotes NVIDIA (glennklockwood.com/garden/processors/B200) gives 80 TFLOPS for the 1,000 W HGX part, a spec "
+    "aggregator 75.0; the two disagree and neither is the datasheet. Left null, so the decode weight-read cap stays off "
+    "on the B200 (round 3's B200 gist: +79 % throughput).",
+    "4. **The rest (not changed).** KV pools on 24 GB cards under vLLM ≥ 0.21: after lead 1 the single-GPU Qwen2.5-7B "
+    "pools are still +49 % (1.6 GiB per GPU short), while the same model at TP 2 / 4 is within 2.6 % — the round-4-spent "
+    "reading's argument against a CUDA-graph term still holds. The MoE layer time on the dense layers of MoE models: "
+    "only DeepSeek-V3 (3 of 61 layers dense) among the spent MoE cases; the estimator counts 61 MoE layers, 0.18 ms per "
+    "step too much at 60 µs, under 1 % of SGLang #7631's step, and the dense-layer count is not in tools' model shape "
+    "(knowledge/catalog/hf_config.py reads `first_k_dense_replace`, tools/vram_shape.py does not carry it). The decode "
+    "weight-read cap at large batch and TTFT for short prompts: no spent-round residual was studied for them in this "
+    "change; nothing was changed.",
+    "",
+]
+
+
 # How a benchmark's time to first token is made up, read from the code (written before round 2 was evaluated).
 TTFT_MECHANISM = [
     "## How the first token is timed (read from the code, 2026-12-01, before round 2 was evaluated)",
@@ -1511,7 +1559,7 @@ def case_table(rows: list[Row]) -> list[str]:
     return out
 
 
-def constants() -> list[str]:
+def constants(catalog: Catalog) -> list[str]:
     out = ["| engine | calibrated | bandwidth efficiency | step overhead | per layer | per MoE layer | per sequence | "
            "prefill MFU | large-batch decode MFU | request overhead | front end per request | fitted on |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -1538,7 +1586,9 @@ def constants() -> list[str]:
             f"(PCIe) per GPU when the model spans GPUs, fitted; vLLM's profile-run peak computed from the model's "
             f"shape: the larger of one forward pass over the step's tokens and the sampler warm-up "
             f"({serving_profiles.SAMPLER_BYTES_PER_LOGIT[SamplerWarmup.sort]:g} B per logit with a sort, "
-            f"{serving_profiles.SAMPLER_BYTES_PER_LOGIT[SamplerWarmup.fused]:g} B fused); visible memory "
+            f"{serving_profiles.SAMPLER_BYTES_PER_LOGIT[SamplerWarmup.fused]:g} B fused); visible memory: the "
+            f"catalog's `torch_visible_gib` (torch's total, read from an engine log: "
+            f"{', '.join(sorted(k for k, g in catalog.gpus.items() if g.torch_visible_gib))}), else "
             f"{serving_profiles.TORCH_VISIBLE_FRACTION} × the catalog's nvidia-smi figure."]
     return out
 
@@ -1615,7 +1665,7 @@ def report(catalog: Catalog, round2: bool = True, round3: bool = True, round4: b
         "fitted alone by `--calibrate-ttft` on the calibration TTFT rows where an engine has some under one second "
         "(vLLM); elsewhere it is a prior.",
         "",
-        *constants(),
+        *constants(catalog),
         "",
         "## Every figure",
         "",
@@ -1627,6 +1677,7 @@ def report(catalog: Catalog, round2: bool = True, round3: bool = True, round4: b
         "",
         *RECAL_ROUND3,
         *RECAL_ROUND4,
+        *RECAL_ROUND5,
         *largest_residuals(rows),
         "",
     ]

@@ -105,7 +105,7 @@ def test_moe_decode_reads_fewer_weights_at_batch_one(cat):
 
 
 def test_vllm_pool_by_hand(cat):
-    """79.65 GiB × 0.9947 visible × 0.9 − 14.96 GiB weights − 0.4 GiB − the profile run's peak (vLLM V1 on an H100).
+    """79.22 GiB visible × 0.9 − 14.96 GiB weights − 0.4 GiB − the profile run's peak (vLLM V1 on an H100).
 
     The peak is the larger of the forward pass over the 8,192-token step (3 hidden + 3 intermediate bf16 values per
     token in the MLP) and the fused sampler warm-up of 1,024 sequences (14 B per logit, beside the hidden states).
@@ -115,7 +115,7 @@ def test_vllm_pool_by_hand(cat):
     forward = 8192 * (3 * 4096 + 3 * 14336) * 2
     sampler = 1024 * 128256 * 14 + 8192 * 4096 * 2
     activation = max(forward, sampler) / GIB
-    pool = g.usable_memory_gib * TORCH_VISIBLE_FRACTION * 0.9 - m.params * 2 / GIB - 0.4 - activation
+    pool = 79.22 * 0.9 - m.params * 2 / GIB - 0.4 - activation  # torch's total in vLLM PR #10511's H100 log
     assert est.kv_cache_gib == pytest.approx(pool, rel=1e-6)
     assert est.kv_cache_tokens == int(pool * GIB / (128 * 1024) // 16 * 16)  # whole 16-token blocks
 
@@ -123,7 +123,25 @@ def test_vllm_pool_by_hand(cat):
 def test_sglang_uses_its_static_fraction(cat):
     m, g = cat.model("llama-3-8b"), cat.gpu("H100")
     est = estimate_serving(m, g, ServingRequest(gpus=1, engine=Engine.sglang, input_len=1000, output_len=100))
-    assert est.usable_gib == pytest.approx(g.usable_memory_gib * TORCH_VISIBLE_FRACTION * 0.88)
+    assert est.usable_gib == pytest.approx(79.22 * 0.88)
+
+
+@pytest.mark.parametrize(("gpu", "visible"), [
+    ("H100", 79.22),  # vLLM PR #10511 start-up log: total_gpu_memory 79.22GiB
+    ("L4", 22.04),  # PyTorch OOM message on AWS g6 (ddiiwoong blog): total capacity 22.04 GiB
+    ("A10G", 22.06),  # the same post, AWS g5: 22.06 GiB
+    ("L40S", 44.42),  # vLLM #15815 start-up log: total_gpu_memory (44.42GiB)
+    ("A100-80GB", 79.35 * TORCH_VISIBLE_FRACTION),  # no cited log: the catalog's nvidia-smi figure × the fraction
+])
+def test_vllm_sizes_its_pool_from_what_torch_sees(cat, gpu, visible):
+    """vLLM's budget is torch.cuda.mem_get_info()'s total × gpu_memory_utilization: the catalog's torch_visible_gib
+    where a log shows it, else the derived figure (issue 11, round 6 preparation)."""
+    g = cat.gpu(gpu)
+    assert (g.torch_visible_gib is None) == (gpu == "A100-80GB")
+    est = estimate_serving(cat.model("llama-3.1-8b"), g, ServingRequest(gpus=1, input_len=1000, output_len=100))
+    assert est.usable_gib == pytest.approx(visible * 0.9, rel=1e-9)
+    memory = next(n for n in est.assumptions if n.code == ServingCode.memory_vllm.value)
+    assert memory.params["visible_gib"] == pytest.approx(visible, abs=0.005)
 
 
 def test_fp8_kv_doubles_tokens(cat):

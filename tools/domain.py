@@ -241,6 +241,15 @@ class GPU(Strict):
     aliases: list[str] = Field(default_factory=list)
     memory_gb: float = Field(gt=0, description="memory as sold, decimal GB")
     usable_memory_gib: float = Field(gt=0, description="memory nvidia-smi reports, GiB")
+    torch_visible_gib: float | None = Field(
+        default=None, gt=0,
+        description="total memory PyTorch reports (torch.cuda.mem_get_info), GiB, as an engine log printed it; "
+                    "None: not seen in a citable log",
+    )
+    torch_visible_source: str | None = Field(default=None, description="the log torch_visible_gib was read from: "
+                                             "URL, date, grade")
+    p2p: bool | None = Field(default=None, description="peer-to-peer access between two such GPUs over PCIe; None: unknown")
+    p2p_source: str | None = Field(default=None, description="where `p2p` comes from: URL, date, grade")
     memory_type: str | None = None
     memory_bandwidth_gbps: float | None = Field(default=None, description="GB/s")
     fp32_tflops: float | None = None

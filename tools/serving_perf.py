@@ -241,11 +241,17 @@ def make_plan(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout, i
         head_params=head,
         layers=s.layers, hidden=s.hidden, intermediate=s.intermediate, q_dim=s.heads * s.head_dim, vocab=s.vocab,
         peak=peak, bandwidth=bw, weight_bandwidth=weight_bw, format_factor=FORMAT_BANDWIDTH_FACTOR[req.weights],
-        visible_gib=gpu.usable_memory_gib * TORCH_VISIBLE_FRACTION, usable_gib=0.0, non_torch_gib=0.0,
+        visible_gib=visible_gib(gpu), usable_gib=0.0, non_torch_gib=0.0,
         activation_gib=0.0, pool_gib=0.0, batched_tokens=0, max_num_seqs=0, memory_note=Note.of(ServingCode.kv_dtype),
     )
     _size_memory(plan)
     return plan
+
+
+def visible_gib(gpu: GPU) -> float:
+    """Total memory PyTorch sees on one GPU (`torch.cuda.mem_get_info`, what vLLM and SGLang size their pools from):
+    the catalog's figure read from an engine log where one is cited, else TORCH_VISIBLE_FRACTION × nvidia-smi's."""
+    return gpu.torch_visible_gib or gpu.usable_memory_gib * TORCH_VISIBLE_FRACTION
 
 
 def sm_ghz(gpu: GPU) -> float | None:

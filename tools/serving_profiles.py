@@ -152,7 +152,10 @@ class EngineProfile:
 
 # Total memory PyTorch sees (torch.cuda.mem_get_info) vs the catalog's nvidia-smi figure: 79.22 GiB on an
 # H100 (vLLM PR #10511 log) vs 79.65, 23.58 vs 23.70 on an RTX 3090 (vLLM issue #10517 log), 39.38 vs 39.59
-# on an A100-40GB (vLLM issue #16570 log): the driver keeps about 0.5 %.
+# on an A100-40GB (vLLM issue #16570 log): the driver keeps about 0.5 %. Since 2026-12-02 (issue 11) the catalog
+# carries the logged figure itself (`GPU.torch_visible_gib`, with its source) where a log shows one: the fraction is
+# only the fallback for the other GPUs (serving_perf.visible_gib). It is not uniform: 22.04 of 22.49 GiB on an L4
+# and 22.06 of 22.49 on an A10G (PyTorch OOM messages), 44.42 of 44.99 on an L40S (vLLM #15815), 98-99 %.
 TORCH_VISIBLE_FRACTION = 0.9947
 
 # vLLM ≥ 0.9 defaults (vllm/engine/arg_utils.py get_batch_defaults, OpenAI server): GPUs with ≥ 70 GiB that are
