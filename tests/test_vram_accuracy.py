@@ -46,7 +46,8 @@ def results(bench, catalog):
 def test_every_row_names_its_source(bench):
     for path in (bench.MEMORY_FILE, bench.KINDS_FILE, bench.HELDOUT_KINDS_FILE, bench.KINDS2_FILE,
                  bench.HELDOUT_KINDS2_FILE, bench.HELDOUT_KINDS3_FILE, bench.HELDOUT_KINDS4_FILE,
-                 bench.HELDOUT_KINDS5_FILE, bench.HELDOUT_KINDS5B_FILE, bench.HELDOUT_KINDS6_FILE, bench.HOURS_FILE):
+                 bench.HELDOUT_KINDS5_FILE, bench.HELDOUT_KINDS5B_FILE, bench.HELDOUT_KINDS6_FILE,
+                 bench.HELDOUT_KINDS7_FILE, bench.HOURS_FILE):
         data = bench.load_yaml(path)
         for row in data["rows"] + data.get("bounds", []):
             assert row["source"].strip(), row["id"]
@@ -60,6 +61,7 @@ def test_every_row_names_its_source(bench):
     ("HELDOUT_KINDS5_FILE", "published_memory_heldout_kinds5.yaml"),
     ("HELDOUT_KINDS5B_FILE", "published_memory_heldout_kinds5b.yaml"),
     ("HELDOUT_KINDS6_FILE", "published_memory_heldout_kinds6.yaml"),
+    ("HELDOUT_KINDS7_FILE", "published_memory_heldout_kinds7.yaml"),
 ])
 def test_each_held_out_round_is_the_frozen_file(bench, attr, name):
     readme = (bench.DATA / "published_memory_README.md").read_text(encoding="utf-8")
@@ -99,9 +101,9 @@ def _frozen_digest(bench, what: str) -> str:
 
 
 @pytest.mark.parametrize("name", ["published_memory_heldout_kinds5.yaml", "published_memory_heldout_kinds5b.yaml",
-                                  "published_memory_heldout_kinds6.yaml"])
+                                  "published_memory_heldout_kinds6.yaml", "published_memory_heldout_kinds7.yaml"])
 def test_the_files_frozen_by_the_record_are_the_ones_it_names(bench, name):
-    """Rounds 5 and 6 were frozen by the record, not by a commit of the file: the file and the README's digest line
+    """Rounds 5 to 7 were frozen by the record, not by a commit of the file: the file and the README's digest line
     must both be what the record says was delivered."""
     assert hashlib.sha256((bench.DATA / name).read_bytes()).hexdigest() == _frozen_digest(bench, name)
 
@@ -298,9 +300,9 @@ def test_round_four_was_evaluated_once_and_the_report_keeps_its_record(bench, re
 def test_round_five_reports_every_file_before_and_after_and_the_largest_residuals(bench, results):
     """The fifth round is calibration only: its reading gives each file's summary before the round (recorded) and now,
     and the ten largest residuals before and after; the 'before' of every row is the recorded estimate. The round's
-    held-out rows (new kinds 5), and the sixth round's, are not part of it: they have their own readings."""
+    held-out rows (new kinds 5), and the sixth and seventh rounds', are not part of it: they have their own readings."""
     mem, bounds, hours = results
-    calibration = [r for r in mem if r.set not in ("new kinds 5", "new kinds 6")]
+    calibration = [r for r in mem if r.set not in ("new kinds 5", "new kinds 6", "new kinds 7")]
     assert set(bench.BEFORE_ROUND5_GIB) == {r.id for r in calibration}
     before = {k: bench._summary([bench.BEFORE_ROUND5_GIB[r.id] / r.measured_gib - 1 for r in mem
                                  if (r.set, r.split) == k]) for k in bench.BEFORE_ROUND5}
@@ -527,8 +529,11 @@ def test_round_seven_reads_every_spent_file_before_and_after(bench, results):
     """The seventh formula round is calibration only, over every file (round 6's held-out file spent): its 'before' is
     recorded per file and for each row it moved; the round began at the code of round 6's evaluation, so the recorded
     'before' of round 6's rows is their evaluation estimate (BASELINE6_GIB), and the rows it did not record did not
-    move from it."""
+    move from it. The seventh held-out round (new kinds 7), frozen before the round, is not among the files it read."""
     mem, bounds, hours = results
+    held7 = [r for r in mem if r.set == "new kinds 7"]
+    mem = [r for r in mem if r.set != "new kinds 7"]
+    assert bench.HELDOUT_KINDS7_FILE.name not in bench.BEFORE_ROUND7
     assert sum(n for _, _, n in bench.BEFORE_ROUND7.values()) == bench.BEFORE_ROUND7_ALL[2] == len(mem)
     held6 = {r.id: r for r in mem if r.set == "new kinds 6"}
     for rid, r in held6.items():
@@ -540,7 +545,7 @@ def test_round_seven_reads_every_spent_file_before_and_after(bench, results):
     assert recorded6[:2] == bench.ROUND6_HELDOUT_FIRST_EVAL
     by_id = {r.id: r for r in mem}
     assert all(abs(by_id[rid].error - before) > 0.002 for rid, before in bench.BEFORE_ROUND7_MOVED.items())
-    report = bench.render(mem, bounds, hours, bench.load_errata())
+    report = bench.render(mem + held7, bounds, hours, bench.load_errata())
     reading = report[report.index("### Reading the seventh formula round (calibration only)"):]
     now = bench._summary([r.error for r in mem])
     assert f"| all | 6.7% / 99.6% / 382 | {now[0]:.1%} / {now[1]:.1%} / {now[2]} |" in reading
