@@ -215,32 +215,37 @@ def test_calibrate_ttft_reproduces_the_committed_overhead(cat, capsys):
 
 
 def test_the_fitters_read_the_calibration_files_only_and_the_report_labels_each_round(cat):
-    """Rounds 1-4 are spent (reported, labelled so) but `--calibrate` still reads the calibration files only
-    (FIT_SPLITS), `--calibrate-moe` and `--calibrate-tp` the calibration files and the spent rounds; the fresh round
-    (round 5) is never among them."""
+    """Rounds 1-5 are spent (reported, labelled so) but `--calibrate` still reads the calibration files only
+    (FIT_SPLITS), `--calibrate-moe` and `--calibrate-tp` the calibration files and rounds 1-4 (SPENT; round 5 holds no
+    run either fitter reads); the fresh round (round 6) is never among them."""
     assert SC.FIT_SPLITS == (SC.Split.calibration,)
     assert set(SC.SPENT) == {SC.Split.heldout1, SC.Split.heldout2, SC.Split.heldout3, SC.Split.heldout4}
     assert set(SC.MOE_FIT_SPLITS) == {SC.Split.calibration, *SC.SPENT} == set(SC.TP_FIT_SPLITS)
     for fitted_splits in (SC.FIT_SPLITS, SC.MOE_FIT_SPLITS, SC.TP_FIT_SPLITS):
-        assert SC.Split.heldout5 not in fitted_splits
+        assert SC.Split.heldout5 not in fitted_splits and SC.Split.heldout6 not in fitted_splits
     fitted = {f for f, _c in SC.fit_cases()}
     assert fitted and all(SC.split_of(DATA / f) == SC.Split.calibration for f in fitted)
     for file, held, _s, _c in CASES:
         assert held == (SC.split_of(DATA / file) != SC.Split.calibration), file
-    rows = SC.evaluate(cat, round2=False, round3=False, round4=False, round5=False)
+    rows = SC.evaluate(cat, round2=False, round3=False, round4=False, round5=False, round6=False)
     assert {r.split for r in rows} == {SC.Split.calibration, SC.Split.heldout1}
-    text = SC.report(cat, round2=False, round3=False, round4=False, round5=False)
+    text = SC.report(cat, round2=False, round3=False, round4=False, round5=False, round6=False)
     full = SC.report(cat)
     assert "| held out, round 3 (spent) | throughput |" in full
     assert "| held out, round 4 (spent) | throughput |" in full and "### Round 4: its one evaluation" in full
     # its one evaluation's figures stay as that run printed them, beside the live tables of this estimator
     assert "- held out, round 4, throughput: median error 38.2% over 66 figures" in full
     assert "### Round 4 (spent) with this commit's estimator" in full
-    assert "- held out, round 5, throughput: median error" in full  # round 5 placed: the held-out test
+    # round 5 is spent: labelled so, its one evaluation kept as that run printed it
+    assert "- held out, round 5 (spent), throughput: median error" in full and "### Round 5: its one evaluation" in full
+    assert "- held out, round 5, throughput: median error 31.3% over 3 figures" in full
+    assert "- held out, round 6, throughput: median error" in full  # round 6 placed: the held-out test
+    targets = full.split("## Targets", 1)[1].split("### Round 6: its one evaluation", 1)[0]
+    assert targets.index("held out, round 6, ") < targets.index("held out, round 5 (spent), ")
     assert "held out, round 1 (spent)" in text and "not evaluated in this run" in text
     # the computed tables leave the unread rounds out (the hand-written recalibration tables keep their figures)
     assert "| held out, round 2 (spent) | latency |" not in text and "| held out, round 4 (spent) | throughput |" not in text
-    assert "### Round 4: its one evaluation" not in text
+    assert "### Round 4: its one evaluation" not in text and "### Round 6: its one evaluation" not in text
 
 
 @pytest.mark.parametrize(
@@ -250,7 +255,8 @@ def test_the_fitters_read_the_calibration_files_only_and_the_report_labels_each_
         ("heldout2_vllm_issue_20469.yaml", "heldout2"),
         ("heldout3_some_source.yaml", "heldout3"),  # round 3: spent since its one evaluation
         ("heldout4_some_source.yaml", "heldout4"),  # round 4: spent since its one evaluation
-        ("heldout5_some_source.yaml", "heldout5"),  # round 5: its own split, the held-out test
+        ("heldout5_some_source.yaml", "heldout5"),  # round 5: spent since its one evaluation
+        ("heldout6_some_source.yaml", "heldout6"),  # round 6: its own split, the held-out test
         ("gpustack_qwen3_14b.yaml", "calibration"),
     ],
 )
@@ -280,32 +286,37 @@ def test_round_two_prefix_cache_errata_leave_tpot_and_e2e():
     assert [m.metric for m in issue[0].measured] == [SC.Metric.ttft_ms]  # one run of 30 prompts: left as frozen
 
 
-def test_a_placed_round_five_is_reported_as_the_held_out_test_and_never_fitted(cat, tmp_path, monkeypatch):
-    """When the lead places `heldout5_*` files beside the others, the report leads with round 5's targets and no
-    fitter's case list changes. Stand-ins: a copy of one calibration source and one of round 4's TP-over-PCIe source,
-    renamed as round-5 files (no real round-5 file is read)."""
+def test_a_placed_round_six_is_reported_as_the_held_out_test_and_never_fitted(cat, tmp_path, monkeypatch):
+    """With `heldout6_*` files beside the others, the report leads with round 6's targets (latency also per statistic)
+    and no fitter's case list changes. Stand-ins: a copy of the calibration TTFT source (means and medians), one of a
+    calibration throughput source and one of round 4's TP-over-PCIe source, renamed as round-6 files (no real round-6
+    file is read)."""
     import shutil
 
     for name in ("lambda_vllm_benchmark.yaml", "heldout2_vllm_issue_20469.yaml", "heldout3_benhamm_sglang_b200.yaml",
-                 "heldout4_iog_llm_inference_benchmarks.yaml"):
+                 "heldout4_iog_llm_inference_benchmarks.yaml", "heldout5_vllm_issue_17788.yaml"):
         shutil.copy(DATA / name, tmp_path / name)
-    for source, stand_in in (("blog_vllm_a100_40gb.yaml", "heldout5_stand_in.yaml"),
-                             ("heldout4_iog_llm_inference_benchmarks.yaml", "heldout5_tp_stand_in.yaml")):
+    for source, stand_in in (("blog_vllm_a100_40gb.yaml", "heldout6_stand_in.yaml"),
+                             ("calibration_ttft.yaml", "heldout6_ttft_stand_in.yaml"),
+                             ("heldout4_iog_llm_inference_benchmarks.yaml", "heldout6_tp_stand_in.yaml")):
         raw = yaml.safe_load((DATA / source).read_text(encoding="utf-8"))
         for case in raw["cases"]:
-            case["id"] = "r5-" + case["id"]
+            case["id"] = "r6-" + case["id"]
         (tmp_path / stand_in).write_text(yaml.safe_dump(raw), encoding="utf-8")
     monkeypatch.setattr(SC, "DATA", tmp_path)
     monkeypatch.setattr(SC, "ERRATA", tmp_path / "errata.yaml")
     assert {f for f, _c in SC.fit_cases()} == {"lambda_vllm_benchmark.yaml"}
     assert {f for f, _c in SC.moe_fit_cases(cat)} == {"heldout3_benhamm_sglang_b200.yaml"}  # a spent round's MoE run
-    assert {f for f, _c in SC.tp_fit_cases(cat)} == {"heldout4_iog_llm_inference_benchmarks.yaml"}  # spent, not round 5
+    assert {f for f, _c in SC.tp_fit_cases(cat)} == {"heldout4_iog_llm_inference_benchmarks.yaml"}  # spent, not round 6
     text = SC.report(cat)
-    targets = text.split("## Targets", 1)[1].split("What round", 1)[0]
-    assert "is the held-out test:" in targets
-    assert targets.index("held out, round 5, ") < targets.index("held out, round 4 (spent), ")
-    assert "| held out, round 5 | throughput |" in text and "| held out 5 | [r5-" in text
-    assert "held out, round 5" not in SC.report(cat, round5=False)
+    targets = text.split("## Targets", 1)[1].split("### Round 6: its one evaluation", 1)[0]
+    assert "is the held-out test (latency also per statistic: its sources publish medians):" in targets
+    assert targets.index("held out, round 6, ") < targets.index("held out, round 5 (spent), ")
+    assert targets.index("held out, round 5 (spent), ") < targets.index("held out, round 4 (spent), ")
+    assert "  - of which mean figures" in targets and "  - of which median figures" in targets
+    assert "| held out, round 6 | throughput |" in text and "| held out 6 | [r6-" in text
+    assert "| latency | ttft_ms | median |" not in text and "| ttft_ms | median |" in text  # by metric and statistic
+    assert "held out, round 6" not in SC.report(cat, round6=False)
 
 
 def test_round_five_is_placed_byte_identical_to_its_freeze_record():
