@@ -67,13 +67,13 @@ def clean_text(text: str) -> str:
     return "".join(" " if unicodedata.category(c) == "Cc" and c not in "\n\t" else c for c in text)
 
 
-
 def _workload_params(state, catalog) -> float | None:
     """The parameter count of the model in force (a catalog model's, or the one the user stated)."""
     model = catalog.models.get(str(state.get("model"))) if state.has("model") else None
     if model is not None:
         return model.params
     return float(state.get("params")) if state.has("params") else None
+
 
 class Advisor:
     def __init__(self, settings: Settings | None = None, *, llm: str | None = None, resources: Resources | None = None):

@@ -152,6 +152,14 @@ def test_a_time_question_naming_two_gpus_times_both_and_checks_each_fits():
     assert "on 1× A100-80GB takes about" in a.answer and "one A100-80GB: fits" in a.answer
 
 
+def test_the_time_that_leads_brings_its_own_assumptions():
+    # review: the lead was the H100's time while the assumptions listed were the T4's (fp16, MFU 0.35)
+    a = ask("how long to lora qwen2.5-7b on a T4 or an H100 with 100M tokens?")
+    assert a.answer.startswith("Training **Qwen2.5 7B** (LoRA fine-tuning) on 1× H100 takes about")
+    assert "one T4: does not fit" in a.answer and "compute precision bf16 assumed" in a.answer
+    assert "fp16" not in a.answer and "MFU 0.40" in a.answer
+
+
 def test_a_time_on_hardware_that_cannot_hold_the_job_leads_with_the_verdict():
     a = ask("4090 和 A100 上全量微调 qwen2.5-7b，1亿 token 要多久？")
     assert a.answer.startswith("**按现在的设置放不下。**"), a.answer[:200]

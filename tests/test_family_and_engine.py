@@ -104,6 +104,8 @@ def test_a_serving_pick_with_an_engine_version_or_chat_traffic_still_computes(qu
     ({"model": "bert-base", "mode": "lora"}, 1.1e8, True, "lora", None),  # a stated method wins
     ({"model": "bert-base"}, 1.1e8, False, "inference", "assume.mode_default"),
     ({"params": 5e8}, 5e8, True, "full", "assume.mode_small_full"),
+    ({"model": "bert-base", "mode": "finetune"}, 1.1e8, True, "full", "assume.mode_small_full"),  # "fine-tune BERT"
+    ({"model": "qwen2.5-7b", "mode": "finetune"}, 7.6e9, True, "lora", "assume.mode_finetune"),
 ])
 def test_the_training_method_assumed_follows_the_model_size(slots, params, training, mode, assumed):
     from assistant.offline.workload import mode_of

@@ -130,7 +130,7 @@ def test_missing_peak_is_an_input_error():
 
 
 @pytest.mark.parametrize("available, lang, cli, expected", [
-    (["fp32"], "en", False, "No sourced dense bf16 peak for X; the catalog has one for fp32 only, which can be used instead."),
+    (["fp32"], "en", False, "No sourced dense bf16 peak for X; the catalog has one only for fp32, which can be used instead."),
     (["fp32"], "en", True, "No sourced dense bf16 peak for X; pass --precision fp32."),
     ([], "en", False, "No sourced dense bf16 peak for X nor for any other precision: no time can be estimated on this GPU."),
     (["fp16", "fp32"], "zh", False, "目录中没有 X 的 bf16 稠密峰值算力来源；该卡只有 fp16、fp32 的数据，可以按它估算。"),

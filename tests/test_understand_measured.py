@@ -38,6 +38,9 @@ CASES = [
     ("A100 is 3 hours per epoch and H100 1 hour for the same llama-3-8b lora, normal?", None),  # two GPUs: a comparison
     ("lora on llama-3-8b takes 3 hours per epoch on a 4090", None),  # nothing asked about the figure
     ("is it normal to use lora for llama-3-8b?", None),  # no figure
+    ("lora on llama-3-8b took 3 restarts to converge, is that normal?", None),  # review: a count is no duration
+    ("the calculator says 4 GPUs are needed for llama-3-8b full finetune, is that normal?", None),
+    ("用了 4 张卡微调llama-3-8b还很慢，正常吗", None),
 ]
 
 

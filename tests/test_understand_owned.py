@@ -25,6 +25,10 @@ def understanding() -> Understanding:
     ("what should I rent, A100 or H100?", None),
     ("rent 4 4090s for me", None),
     ("预算有2w，租4张4090够吗", None),
+    ("should my team rent H100s for lora qwen2.5-32b?", None),  # review: a gap reaching a rent word is no ownership
+    ("my budget for an H100 is $2/h", None),
+    ("我的预算租A100够吗", None),
+    ("we use 8 H100s on AWS", None),
 ])
 def test_owned_is_read_only_where_the_cue_reaches_the_gpu(understanding, text, owned):
     assert understanding.read(text).update.owned is owned
@@ -35,3 +39,10 @@ def test_gpus_named_later_without_the_cue_are_no_longer_owned(understanding):
     for text in ("I have a 4090, can it lora qwen2.5-7b?", "ok and what about renting an A100 instead?"):
         state = understanding.turn(text, state).state
     assert state.get("gpus") == ["A100-80GB"] and not state.has("owned")
+
+
+def test_withdrawing_the_owned_card_withdraws_the_ownership(understanding):
+    state = ConversationState()
+    for text in ("I have a 4090, can it lora qwen2.5-7b?", "forget my card. what should I rent, 4 GPUs max?"):
+        state = understanding.turn(text, state).state
+    assert not state.has("gpus") and not state.has("owned")

@@ -83,6 +83,10 @@ NOT_STATED = [
     ("drop the H100, use 2 A100s", ["retract"]),
     ("4090都可以吗", ["retract"]),  # a question, not a withdrawal
     ("不限地区", ["retract"]),  # region any
+    ("每天1万以内的请求，用什么卡", ["budget"]),  # review: a count after its bound word is no money
+    ("每天500以内的用户", ["budget"]),
+    ("每月 2w 左右 token 的量", ["budget"]),
+    ("用 A100 都可以", ["retract"]),  # one GPU allowed: no withdrawal
 ]
 
 
@@ -97,3 +101,4 @@ def test_two_gpus_allowed_are_not_withdrawn(reader):
     # "A or B 都行" allows both: the GPUs stay stated and nothing is withdrawn
     stated = reader.read("A100或者L40S都行，lora训llama-3.1-8b").update.stated()
     assert stated.get("gpus") == ["A100-80GB", "L40S"] and "retract" not in stated, stated
+

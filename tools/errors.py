@@ -36,7 +36,7 @@ class ErrorCode(NoteCode):
     full_needs_16bit = "error.full_needs_16bit"  # mode, precision
     offload_inference = "error.offload_inference"
     offload_needs_sharding = "error.offload_needs_sharding"
-    no_peak = "error.no_peak"  # precision, gpu
+    no_peak = "error.no_peak"  # precision, gpu, available (the precisions the catalog has a peak for)
     deadline_positive = "error.deadline_positive"
     deadline_too_many = "error.deadline_too_many"  # deadline_hours, max_gpus, gpu
     no_workload = "error.no_workload"

@@ -91,16 +91,17 @@ SMALL_MODEL_PARAMS = 1e9  # below this a training question with no method is ful
 
 def mode_of(ctx: TurnContext, d: Defaults, *, training: bool | None = None, inference_default: bool = True) -> str:
     mode = ctx.mode
+    wants_training = training if training is not None else bool(ctx.training)
+    small = bool(ctx.workload_params and ctx.workload_params < SMALL_MODEL_PARAMS)
+    if small and (mode == "finetune" or (mode is None and wants_training)):
+        # ResNet, BERT-base, GPT-2: trained in full (adapters are for models too large to train whole)
+        d.assume(Note.of(AssumeCode.mode_small_full, mode="full"), Note.of(AskCode.mode))
+        return "full"
     if mode == "finetune":
         d.assume(Note.of(AssumeCode.mode_finetune, mode="lora"), Note.of(AskCode.mode))
         return "lora"
     if mode:
         return mode
-    wants_training = training if training is not None else bool(ctx.training)
-    if wants_training and ctx.workload_params and ctx.workload_params < SMALL_MODEL_PARAMS:
-        # ResNet, BERT-base, GPT-2: trained in full (adapters are for models too large to train whole)
-        d.assume(Note.of(AssumeCode.mode_small_full, mode="full"), Note.of(AskCode.mode))
-        return "full"
     if wants_training or not inference_default:
         d.assume(Note.of(AssumeCode.mode_finetune, mode="lora"), Note.of(AskCode.mode))
         return "lora"

@@ -143,8 +143,8 @@ RULES: list[Rule] = [
 # 这正常吗"): the corpus README labels a measured deployment figure `serving` even when the turn asks why, and a measured
 # training duration asked about is a training-time question (the answer is the estimate to compare it with)
 _MEASURED_TIME = re.compile(
-    r"\d[\d.]*\s*(?:hours?|hrs?|h\b|days?|minutes?|mins?|s\s*/\s*(?:step|it)|seconds? (?:per|a) (?:step|iteration|epoch)|小时|天|分钟|秒\s*/\s*(?:step|步|it))"
-    r"|(?:takes?|took|says|eta|要|需要|花了|用了|跑了)\s*(?:about |around |~|约|大概)?\d", re.I)
+    r"\d[\d.]*\s*个?\s*(?:hours?|hrs?|h\b|days?|minutes?|mins?|s\s*/\s*(?:step|it)|seconds? (?:per|a) (?:step|iteration|epoch)|小时|天|分钟|秒\s*/\s*(?:step|步|it))",
+    re.I)  # a duration needs its unit: "took 3 restarts", "says 4 GPUs are needed" are no measured time
 _MEASURED_SPEED = re.compile(
     r"\d[\d.]*\s*(?:k\s*)?(?:tok(?:en)?s?\s*/\s*s(?:ec)?\b|t/s\b|tokens?\s+(?:per|a)\s+sec|tps\b|tokens?\s*/\s*秒|个?token每秒)"
     r"|(?:一条|每条|each request|every request|per request|一个请求|每个请求|每个要|一次回答)[^，。,.?？]{0,8}\d[\d.]*\s*(?:s\b|秒|分钟|minutes?|seconds?)", re.I)

@@ -202,7 +202,9 @@ _BARE_BUDGET = re.compile(
 # even without a currency or a budget word (the period-first order of "1.5w一个月")
 _PERIOD_THEN_AMOUNT = re.compile(
     rf"(?:每个?月|一个月|每月|月均|每小时|一小时|每天)\s*(?:是|为|大概|约|在|:|：|不超过|最多|顶多|控制在)?\s*{N}\s?(w|W|万|千|k|K)?"
-    r"(?:(?<=[wW万千kK])|(?=\s*(?:以内|之内|以下|内|左右|上下|封顶)))(?!\s*(?:次|个|条|人|张|卡|token|请求|调用|小时|天))",
+    r"(?:(?<=[wW万千kK])|(?=\s*(?:以内|之内|以下|内|左右|上下|封顶)))"
+    # a count, even after its bound word ("每天1万以内的请求", "每月 2w 左右 token 的量"), is no money
+    r"(?!\s*(?:以内|之内|以下|内|左右|上下)?\s*的?\s*(?:次|个|条|人|用户|并发|张|卡|token|请求|调用|小时|天))",
     re.I,
 )
 # "1.5w一个月", "2w/月", "20k/mo": an amount in 万/k with a period is money even without a currency

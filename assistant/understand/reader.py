@@ -114,6 +114,7 @@ def _retract_pairs(data: dict[str, Any]) -> list[tuple[str, re.Pattern]]:
 
 
 HARDWARE_SLOTS = ("gpus", "gpu_count", "available_gib")
+_ALLOWED = re.compile(r"都行|都可以|也行|也可以|没问题")  # approvals: beside a GPU name they allow it
 _LOWERED = re.compile(r"\s+(?:to|below|under|by|down|from|a bit|further)\b|\s*\d", re.I)
 _ASKED = re.compile(r"[^,.;:!?，。；：！？\n—]*[吗嘛么?？]")  # the rest of the clause asks
 
@@ -438,7 +439,8 @@ class Reader:
                 outside = self._reread(slot, blank_t, blank_t.lower())
                 inside = self._reread(slot, only_spans, only_spans.lower())
                 # the same thing named again ("never mind spot, preemption…"); a GPU named outside the withdrawn phrase
-                # is always a restatement ("A100 or H100 都可以", "drop the H100, use 4 A100s")
+                # is always a restatement ("A100 or H100 都可以", "drop the H100, use 4 A100s"): GPUs are re-read from
+                # the whole turn's name hits, so inside and outside cannot be told apart for them
                 if outside is None or (outside == inside and slot != "gpus"):
                     out[slot] = None
                 else:
@@ -471,8 +473,9 @@ class Reader:
                     continue  # "drop the latency below 200ms" lowers it, keeps it
                 if _ASKED.match(low, m.end()):
                     continue  # "那我的卡跑14b都行吗", "哪个平台都可以吗": a question, not a withdrawal
-                if slot == "hardware" and m.group(0).count("\ue000g") >= 2:
-                    continue  # "A100或者L40S都行": two GPUs allowed, none withdrawn
+                if slot == "hardware" and (m.group(0).count("\ue000g") >= 2
+                                           or ("\ue000g" in m.group(0) and _ALLOWED.search(m.group(0)))):
+                    continue  # "A100或者L40S都行", "用 A100 都可以": the GPUs named are allowed, none withdrawn
                 names += list(HARDWARE_SLOTS) if slot == "hardware" else [slot]
                 spans.append(m.span())
                 break

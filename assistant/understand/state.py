@@ -106,6 +106,8 @@ class ConversationState(BaseModel):
         for name in update.retract:
             if getattr(update, name) is None:  # a value stated in the same turn is the new one ("forget my card, use 2 A100s")
                 slots.pop(name, None)
+        if "gpus" in update.retract and update.gpus is None:
+            slots.pop("owned", None)  # "forget my card": what it said about the card goes with it
         # One workload and one piece of hardware at a time: what is named now replaces its alternatives
         # ("a 1.3B model" after Llama-3-70B; "on an A100" after "a 24GB card").
         if update.engine is not None and update.engine != self.get("engine") and update.vllm_version is None:

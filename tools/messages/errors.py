@@ -31,7 +31,7 @@ def _no_peak(zh: bool, cli: bool):
         if not available:
             return text + " nor for any other precision: no time can be estimated on this GPU."
         return text + (f"; pass --precision {'/'.join(available)}." if cli
-                       else f"; the catalog has one for {', '.join(available)} only, which can be used instead.")
+                       else f"; the catalog has one only for {f.list(available)}, which can be used instead.")
 
     return render
 

@@ -85,7 +85,7 @@ def plan_extras(ctx: TurnContext, plan: Plan) -> None:
             if ctx.has("available_gib"):
                 args["fit_targets"] = [{"available_gib": float(ctx.get("available_gib")), "count": count}]
             else:
-                args["fit_targets"] = [{"gpu": ctx.gpu, "count": count}]
+                args["fit_targets"] = [{"gpu": gpu, "count": count} for gpu in ctx.gpus]
             plan.call("estimate_vram", "check", **args)
 
 
@@ -142,7 +142,7 @@ def check_lead(ctx: TurnContext, results: Results, env: Env) -> list[Note]:
     targets = _targets(results, "check")
     if len(targets) != 1:
         return []
-    from assistant.offline.handlers.memory import _verdict
+    from assistant.offline.handlers.memory import verdict
 
-    verdict = _verdict(targets[0], env.model_name(check.result["model"]), check.result["mode"])
+    verdict = verdict(targets[0], env.model_name(check.result["model"]), check.result["mode"])
     return [verdict, rent_intro(not targets[0].get("fits"), budget=bool(ctx.budget))]

@@ -115,7 +115,7 @@ class MemoryHandler:
             out.add(Para([Note.of(MemoryCode.fits_none)]), Bullets(None, items) if items else None)
         report = (v.get("fit") or {}).get("targets") or []
         for t in report:
-            items = [_verdict(t, env.model_name(v["model"]), v["mode"])]
+            items = [verdict(t, env.model_name(v["model"]), v["mode"])]
             change = t.get("cheapest_change")
             if not t["fits"] and change:
                 items.append(change_note(change, ctx.lang))
@@ -180,7 +180,7 @@ class FeasibilityHandler:
         lead: list = []
         if len(targets) == 1:
             t = targets[0]
-            lead.append(_verdict(t, model, v["mode"]))
+            lead.append(verdict(t, model, v["mode"]))
             change = t.get("cheapest_change")
             if not t["fits"] and change:
                 lead.append(Note.of(FeasCode.change, change=render_change(Change.model_validate(change["change"]), ctx.lang),
@@ -199,10 +199,10 @@ class FeasibilityHandler:
             if fit and nofit:
                 out.add(Lead([Note.of(FeasCode.some, fit=fit, nofit=nofit)]))
             else:
-                out.add(Lead([_verdict(targets[0], model, v["mode"])]))
+                out.add(Lead([verdict(targets[0], model, v["mode"])]))
             items = []
             for t in targets:
-                items.append(_target_line(t))
+                items.append(target_line(t))
                 change = t.get("cheapest_change")
                 if not t["fits"] and change:
                     items.append(Note.of(FeasCode.change, change=render_change(Change.model_validate(change["change"]), ctx.lang),
@@ -230,14 +230,14 @@ def _target_params(t: dict[str, Any]) -> dict[str, Any]:
                 total_gib=round(t["per_gpu_gib"] * count, 1) if count > 1 else None)
 
 
-def _verdict(t: dict[str, Any], model: str, mode: str) -> Note:
+def verdict(t: dict[str, Any], model: str, mode: str) -> Note:
     p = _target_params(t)
     if t["fits"]:
         return Note.of(FeasCode.yes, model=model, mode=mode, headroom_gib=t["headroom_gib"], **p)
     return Note.of(FeasCode.no, model=model, mode=mode, short_gib=-t["headroom_gib"], **p)
 
 
-def _target_line(t: dict[str, Any]) -> Note:
+def target_line(t: dict[str, Any]) -> Note:
     return Note.of(FeasCode.target_yes if t["fits"] else FeasCode.target_no, **_target_params(t))
 
 

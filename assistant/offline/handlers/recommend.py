@@ -314,7 +314,8 @@ class RecommendHandler:
         from assistant.offline.handlers.extras import plan_extras
 
         plan = Plan()
-        recommend_plan(ctx, plan, hardware=not ctx.get("owned"))  # a GPU the user owns is checked, not rented
+        owned = bool(ctx.get("owned") and ctx.gpus)
+        recommend_plan(ctx, plan, hardware=not owned)  # a GPU the user owns is checked, not rented
         plan_extras(ctx, plan)
         return plan
 

@@ -88,10 +88,11 @@ def train_args(ctx: TurnContext, plan: Plan, env: Env | None = None) -> dict[str
     return args
 
 
-def _timed_blocks(ctx: TurnContext, results: Results, env: Env) -> list:
+def _timed_blocks(ctx: TurnContext, results: Results, env: Env) -> tuple[list, Outcome | None]:
     """The time on each named GPU that holds the job, the verdict (and its cheapest change) on each that does not.
-    The lead is the first GPU's time where it fits; where nothing named fits, the verdict comes first."""
-    from assistant.offline.handlers.memory import _target_line, _verdict, change_note
+    The lead is the first GPU's time where it fits; where nothing named fits, the verdict comes first. Also returns
+    the time the answer leads with: its assumptions (MFU, precision) are the ones the answer states."""
+    from assistant.offline.handlers.memory import change_note, target_line, verdict
 
     fit = results.get("fit")
     verdicts = {t["target"].get("gpu"): t for t in ((fit.result.get("fit") or {}).get("targets") or [])} if fit and not fit.error else {}
@@ -102,7 +103,7 @@ def _timed_blocks(ctx: TurnContext, results: Results, env: Env) -> list:
     for o in times:
         v = verdicts.get(o.args.get("gpu"))
         if v is not None:
-            lines.append(_target_line(v))  # "can I … and how long?": the fit, yes or no, on each GPU named
+            lines.append(target_line(v))  # "can I … and how long?": the fit, yes or no, on each GPU named
             if not v["fits"] and v.get("cheapest_change"):
                 lines.append(change_note(v["cheapest_change"], ctx.lang))
         if o is not lead_time and (v is None or v["fits"]):
@@ -111,7 +112,7 @@ def _timed_blocks(ctx: TurnContext, results: Results, env: Env) -> list:
         blocks: list = [Lead([time_lead(fits[0], env)])]
     else:  # nothing named holds it: say so first, then what the job as stated would take
         first = verdicts.get(times[0].args.get("gpu")) if times else None
-        lead = [_verdict(first, env.model_name(fit.result["model"]), fit.result["mode"])] if first else []
+        lead = [verdict(first, env.model_name(fit.result["model"]), fit.result["mode"])] if first else []
         if first and first.get("cheapest_change"):
             lead.append(change_note(first["cheapest_change"], ctx.lang))
         lines = lines[1 + bool(first and first.get("cheapest_change")):] if first else lines  # said in the lead
@@ -120,7 +121,7 @@ def _timed_blocks(ctx: TurnContext, results: Results, env: Env) -> list:
             blocks.append(Para([Note.of(TimeCode.as_stated), time_lead(times[0], env)] if first else [time_lead(times[0], env)]))
     if lines:
         blocks.append(Bullets(None, lines))
-    return blocks
+    return blocks, (fits[0] if fits else (times[0] if times else None))
 
 
 class TrainTimeHandler:
@@ -155,8 +156,9 @@ class TrainTimeHandler:
         if t is None or t.error:
             out.add(Para([t.error_note or Note.of(AnswerCode.tool_error, error=t.error)] if t else []))
             return out
-        r = t.result
-        out.add(*_timed_blocks(ctx, results, env))
+        blocks, led = _timed_blocks(ctx, results, env)
+        r = (led or t).result  # the FLOPs and the assumptions of the time the answer leads with
+        out.add(*blocks)
         out.add(Para([Note.of(TimeCode.flops, flops=r["flops"], tokens_text=Formatter(ctx.lang).big(t.args["tokens"] * t.args.get("epochs", 1)))]))
         if results.get("rec"):
             from assistant.offline.handlers.recommend import compose_recommendation
