@@ -160,6 +160,12 @@ def test_the_time_that_leads_brings_its_own_assumptions():
     assert "fp16" not in a.answer and "MFU 0.40" in a.answer
 
 
+def test_a_named_gpu_that_cannot_be_timed_says_why():
+    a = ask("how long to lora qwen2.5-7b on an A100 or an ALI-GN8V-96GB with 100M tokens?")
+    assert a.answer.startswith("Training **Qwen2.5 7B** (LoRA fine-tuning) on 1× A100-80GB takes about")
+    assert "one ALI-GN8V-96GB: fits" in a.answer and "No sourced dense bf16 peak for ALI-GN8V-96GB" in a.answer
+
+
 def test_a_time_on_hardware_that_cannot_hold_the_job_leads_with_the_verdict():
     a = ask("4090 和 A100 上全量微调 qwen2.5-7b，1亿 token 要多久？")
     assert a.answer.startswith("**按现在的设置放不下。**"), a.answer[:200]

@@ -119,6 +119,12 @@ def _timed_blocks(ctx: TurnContext, results: Results, env: Env) -> tuple[list, O
         blocks = [Lead(lead)] if lead else []
         if times:
             blocks.append(Para([Note.of(TimeCode.as_stated), time_lead(times[0], env)] if first else [time_lead(times[0], env)]))
+    for key in (f"time{n}" for n in range(2, TIMED_GPUS + 1)):  # a GPU named but not timed says why
+        failed = results.get(key)
+        if failed is not None and failed.error:
+            v = verdicts.get(failed.args.get("gpu"))
+            lines.extend([target_line(v)] if v is not None else [])
+            lines.append(failed.error_note or Note.of(AnswerCode.tool_error, error=failed.error))
     if lines:
         blocks.append(Bullets(None, lines))
     return blocks, (fits[0] if fits else (times[0] if times else None))
