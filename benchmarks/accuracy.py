@@ -1513,20 +1513,8 @@ def _round6_reading(mem: list[MemoryResult]) -> list[str]:
              "(below, (c)).", "",
              "Calibration before the round (commit 3004336) → after, median / max / rows:", "",
              "| file | before the round | after |", "|---|---|---|"]
-    for name, (b_med, b_max, n) in BEFORE_ROUND6.items():
-        a = _summary([r.error for r in mem if file_of.get(r.id) == name])
-        lines.append(f"| {name} | {b_med:.1%} / {b_max:.1%} / {n} | {a[0]:.1%} / {a[1]:.1%} / {a[2]} |")
-    a = _summary([r.error for r in mem])
-    lines.append(f"| all | 6.2% / 155.2% / 347 | {a[0]:.1%} / {a[1]:.1%} / {a[2]} |")
-    lines += ["", "Every row the round moved:", "", "| row | measure | before | after |", "|---|---|---:|---:|"]
-    for rid, before in BEFORE_ROUND6_MOVED.items():
-        r = by_id[rid]
-        lines.append(f"| {rid} | {r.measure} | {_pct(before)} | {_pct(r.error)} |")
-    top_now = sorted(mem, key=lambda r: -abs(r.error))[:10]
-    lines += ["", "The ten largest residuals before the round and after it:", "",
-              "| before: row | error | after: row | error |", "|---|---:|---|---:|"]
-    for (bid, be), r in zip(BEFORE_ROUND6_TOP, top_now):
-        lines.append(f"| {bid} | {_pct(be)} | {r.id} | {_pct(r.error)} |")
+    lines += _formula_round_tables(mem, file_of, by_id, BEFORE_ROUND6, (0.062, 1.552, 347), BEFORE_ROUND6_MOVED,
+                                   BEFORE_ROUND6_TOP)
     megatron = [r for r in mem if r.id.startswith("dlperf-megatron")]
     m_now = _summary([r.error for r in megatron])
     m_before = _summary([BEFORE_ROUND6_MOVED.get(r.id, r.error) for r in megatron])
@@ -1679,6 +1667,27 @@ BEFORE_ROUND6 = {
     "published_memory_heldout_kinds4.yaml": (0.061, 0.297, 79), "published_memory_heldout_kinds5.yaml": (0.078, 1.552, 49),
     "published_memory_heldout_kinds5b.yaml": (0.024, 0.877, 19),
 }
+def _formula_round_tables(mem, file_of, by_id, before_files, before_all, moved, before_top) -> list[str]:
+    """A formula round's calibration before → after per file and overall, every row it moved, and the ten largest
+    residuals before and after (the tables each round's reading prints under its text)."""
+    lines = []
+    for name, (b_med, b_max, n) in before_files.items():
+        a = _summary([r.error for r in mem if file_of.get(r.id) == name])
+        lines.append(f"| {name} | {b_med:.1%} / {b_max:.1%} / {n} | {a[0]:.1%} / {a[1]:.1%} / {a[2]} |")
+    a, (b_med, b_max, n) = _summary([r.error for r in mem]), before_all
+    lines.append(f"| all | {b_med:.1%} / {b_max:.1%} / {n} | {a[0]:.1%} / {a[1]:.1%} / {a[2]} |")
+    lines += ["", "Every row the round moved:", "", "| row | measure | before | after |", "|---|---|---:|---:|"]
+    for rid, before in moved.items():
+        r = by_id[rid]
+        lines.append(f"| {rid} | {r.measure} | {_pct(before)} | {_pct(r.error)} |")
+    top_now = sorted(mem, key=lambda r: -abs(r.error))[:10]
+    lines += ["", "The ten largest residuals before the round and after it:", "",
+              "| before: row | error | after: row | error |", "|---|---:|---|---:|"]
+    for (bid, be), r in zip(before_top, top_now):
+        lines.append(f"| {bid} | {_pct(be)} | {r.id} | {_pct(r.error)} |")
+    return lines
+
+
 BEFORE_ROUND6_TOP = (
     ("dlperf-megatron-mp-1x32x1-16-3072x32", 1.552), ("lit-tp-example-fabric-llama2-7b-tp2-fsdp2", 0.877),
     ("dlperf-megatron-mp-1x1x1-8-768x12", 0.805), ("lit-fabric-fsdpguide-fullshard-cpuoffload", -0.710),
@@ -1880,20 +1889,8 @@ def _round7_reading(mem: list[MemoryResult]) -> list[str]:
              "12.1 GiB); LoRA rows only their adapters' shard.", "",
              "Calibration before the round (commit e4b5c28) → after, median / max / rows:", "",
              "| file | before the round | after |", "|---|---|---|"]
-    for name, (b_med, b_max, n) in BEFORE_ROUND7.items():
-        a = _summary([r.error for r in mem if file_of.get(r.id) == name])
-        lines.append(f"| {name} | {b_med:.1%} / {b_max:.1%} / {n} | {a[0]:.1%} / {a[1]:.1%} / {a[2]} |")
-    a, (b_med, b_max, n) = _summary([r.error for r in mem]), BEFORE_ROUND7_ALL
-    lines.append(f"| all | {b_med:.1%} / {b_max:.1%} / {n} | {a[0]:.1%} / {a[1]:.1%} / {a[2]} |")
-    lines += ["", "Every row the round moved:", "", "| row | measure | before | after |", "|---|---|---:|---:|"]
-    for rid, before in BEFORE_ROUND7_MOVED.items():
-        r = by_id[rid]
-        lines.append(f"| {rid} | {r.measure} | {_pct(before)} | {_pct(r.error)} |")
-    top_now = sorted(mem, key=lambda r: -abs(r.error))[:10]
-    lines += ["", "The ten largest residuals before the round and after it:", "",
-              "| before: row | error | after: row | error |", "|---|---:|---|---:|"]
-    for (bid, be), r in zip(BEFORE_ROUND7_TOP, top_now):
-        lines.append(f"| {bid} | {_pct(be)} | {r.id} | {_pct(r.error)} |")
+    lines += _formula_round_tables(mem, file_of, by_id, BEFORE_ROUND7, BEFORE_ROUND7_ALL, BEFORE_ROUND7_MOVED,
+                                   BEFORE_ROUND7_TOP)
     offload = [r for r in mem if (r.kind or "").endswith("offload") and r.id in BEFORE_ROUND7_MOVED]
     o_now, o_before = _summary([r.error for r in offload]), _summary([BEFORE_ROUND7_MOVED[r.id] for r in offload])
     qlora = [r for r in mem if r.kind == "qlora-kbit-prepare" and r.id in BEFORE_ROUND7_MOVED]

@@ -837,6 +837,14 @@ def spct(x: float | None) -> str:
     return "—" if x is None else f"{x * 100:+.1f}%"
 
 
+def _within_cells(sel, bound: float) -> str:
+    """'n | ours | within/of | naive | within/of': a metric's cells in the per-metric tables."""
+    ours = [r.error for r in sel if r.error is not None]
+    nai = [r.naive_error for r in sel if r.naive_error is not None]
+    return (f"{len(sel)} | {_ours(sel)} | {sum(e <= bound for e in ours)}/{len(ours)} | "
+            f"{_naive(sel)} | {sum(e <= bound for e in nai)}/{len(nai)}")
+
+
 def _ours(sel: list[Row]) -> str:
     errs = [r.error for r in sel if r.error is not None]
     if not errs:
@@ -907,10 +915,7 @@ def findings_round4(rows: list[Row]) -> list[str]:
         if not sel:
             continue
         bound = TARGET_KV if metric.category == "kv" else TARGET_MEDIAN
-        ours = [r.error for r in sel if r.error is not None]
-        nai = [r.naive_error for r in sel if r.naive_error is not None]
-        out.append(f"| {metric.value} | {len(sel)} | {_ours(sel)} | {sum(e <= bound for e in ours)}/{len(ours)} | "
-                   f"{_naive(sel)} | {sum(e <= bound for e in nai)}/{len(nai)} |")
+        out.append(f"| {metric.value} | {_within_cells(sel, bound)} |")
     batches = [(f"batch {b}", [r for r in r4 if (r.file in ROUND4_FIRST_BATCH) == (b == 1)]) for b in (1, 2)]
     out += ["", "The two batches side by side (batch 1: IOG, vLLM Buildkite, the MoE-config PRs; batch 2: the "
             "ddiiwoong blog, ree2raz, llms-in-clouds, OCI):", "",
@@ -1141,10 +1146,7 @@ def findings_round6(rows: list[Row]) -> list[str]:
             if not sel:
                 continue
             bound = TARGET_KV if metric.category == "kv" else TARGET_MEDIAN
-            ours = [r.error for r in sel if r.error is not None]
-            nai = [r.naive_error for r in sel if r.naive_error is not None]
-            out.append(f"| {metric.value} | {stat} | {len(sel)} | {_ours(sel)} | {sum(e <= bound for e in ours)}/{len(ours)} | "
-                       f"{_naive(sel)} | {sum(e <= bound for e in nai)}/{len(nai)} |")
+            out.append(f"| {metric.value} | {stat} | {_within_cells(sel, bound)} |")
     out += ["", "By source (file):", "",
             *_group_table([*[(source_name(f), [r for r in r6 if r.file == f]) for f in files], ("round 6, pooled", r6)],
                           "source")]
