@@ -46,3 +46,10 @@ def test_withdrawing_the_owned_card_withdraws_the_ownership(understanding):
     for text in ("I have a 4090, can it lora qwen2.5-7b?", "forget my card. what should I rent, 4 GPUs max?"):
         state = understanding.turn(text, state).state
     assert not state.has("gpus") and not state.has("owned")
+
+
+def test_what_to_rent_for_training_after_a_serving_question_is_a_recommendation(understanding):
+    # newcomer check: after a serving question, "what should I rent to lora …" was read as a fit check only
+    first = understanding.turn("部署一个 7B 模型，每天 10 万次请求，用什么卡最划算？", ConversationState())
+    turn = understanding.turn("I have one 4090. What should I rent to lora finetune Qwen2.5-32B?", first.state)
+    assert turn.decision.frame.value == "recommend" and turn.state.get("owned") is True

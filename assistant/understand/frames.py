@@ -227,8 +227,10 @@ class FrameDecider:
             if frame == Frame.serving and r.update.mode is not None and r.update.mode.value in TRAINING_MODE_VALUES:
                 # "can I lora qwen2.5-7b on my 4090 with 50M tokens?" right after a serving question: serving is
                 # inference, and this turn states a training mode — the earlier frame does not carry over
-                return FrameDecision(Frame.train_time if f.has("time") else Frame.feasibility if f.hardware else Frame.memory,
-                                     p, "a training mode stated: not serving")
+                # ("I have one 4090. What should I rent to lora Qwen2.5-32B?" there asks what to rent)
+                training = (Frame.train_time if f.has("time") else Frame.recommend if f.has("recommend")
+                            else Frame.feasibility if f.hardware else Frame.memory)
+                return FrameDecision(training, p, "a training mode stated: not serving")
             if frame in (Frame.feasibility, Frame.memory) and "troubleshoot" in r.question_cues and not f.has("howmany"):
                 # "OOM on my 3090 with llama-7b LoRA — what am I doing wrong?": help with a failure; the guidance
                 # answer still computes the stated setup (handlers/talk.py)
