@@ -97,6 +97,10 @@ def codes(notes) -> list[str]:
           inst("off/c", [price(1.04)])], 20, ["off/c", "third/b", "mkt/a"], "grade"),
         # a thin host (12 vCPU per high-end GPU) is a fit problem inside the band
         ([inst("thin/a", [price(1.00)], vcpus=12), inst("ok/b", [price(1.05)])], 20, ["ok/b", "thin/a"], "fit"),
+        # a spot-only price (the user named no billing) can be reclaimed mid-job: a fit problem inside the band
+        ([inst("spot/a", [price(1.00, billing=Billing.spot)]), inst("od/b", [price(1.06)])], 20, ["od/b", "spot/a"], "fit"),
+        # ... outside the band a spot-only price 30 % cheaper still leads (with its warning)
+        ([inst("spot/a", [price(0.70, billing=Billing.spot)]), inst("od/b", [price(1.00)])], 20, ["spot/a", "od/b"], None),
         # just outside the band (11 % dearer) the better fit does not move up
         ([inst("small/a", [price(1.00)], g="SMALL"), inst("big/b", [price(1.11)])], 22, ["small/a", "big/b"], None),
     ],
@@ -240,6 +244,7 @@ def test_spot_only_price_is_used_with_a_warning(billing, warned):
     rec = run(catalog(inst("s/spot", [price(0.5, billing=Billing.spot)])), billing=billing)
     (o,) = rec.options
     assert o.billing == Billing.spot and ("rank.spot_only" in codes(o.warnings)) is warned
+    assert ("interruption" in o.fit_problems) is warned  # asked for spot: not a problem of this option
 
 
 def test_monthly_price_changes_the_ranking():

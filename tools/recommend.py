@@ -520,6 +520,7 @@ def _price_and_check(c: Candidate, run: _Run, misses: list[Miss]) -> "bool | str
     c.price, c.billing, c.compared = price, billing, compared
     if price is not None and billing == Billing.spot and request.billing is None:
         c.warnings.append(Note.of(RankCode.spot_only))
+        c.interruptible = True
     if price is not None:
         per_hour, c.converted = convert(price.per_hour, price.currency, currency, run.fx)
         c.per_hour = per_hour * c.scale

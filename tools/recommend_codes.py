@@ -87,7 +87,7 @@ class RankCode(NoteCode):
     none_within_budget = "rank.none_within_budget"  # budget, currency, period, provider, instance, gpu_count, gpu, nodes,
     #                                                 cost, over_fraction
     basis = "rank.basis"  # need (job|month|hour), band_fraction, headroom_fraction, mainland_first, mainland_last (bools)
-    fit_problems = "rank.fit_problems"  # problems: [memory | interconnect | host | software]
+    fit_problems = "rank.fit_problems"  # problems: [memory | interconnect | host | software | interruption]
 
 
 class SoftwareCode(NoteCode):

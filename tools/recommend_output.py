@@ -54,6 +54,7 @@ class Candidate:
     slow_link: bool = False  # serving: tensor parallel over PCIe
     thin_host: bool = False
     software_caveat: bool = False
+    interruptible: bool = False  # priced at spot only because no other price is listed (the user named no billing)
     problems: list[str] = field(default_factory=list)
     band: Note | None = None  # ranked above a cheaper option of its 10 % band, and why
     age_rank: int | None = None  # fresh 0, stale 1, undated 2 (cached for the sort)

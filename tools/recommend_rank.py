@@ -14,7 +14,7 @@ interrupted); a cheaper spot price is mentioned beside an on-demand pick.
 
 Order: cheapest first; within 10 % of the cheapest option not yet placed (a band), fewer fit
 problems first (memory headroom under 10 % of usable, a slow interconnect, a thin host, a software
-caveat), then fresher prices (fresh < stale < undated, `tools.price_age`), then the price grade
+caveat, a spot-only price the user did not ask for), then fresher prices (fresh < stale < undated, `tools.price_age`), then the price grade
 (official and user-supplied < third-party < marketplace sample), then cost. Outside the band cost
 wins. Each option that outranks a cheaper one in its band says why (`rank.band`); a table row says it
 short (`band_row`: `rank.band_row`, the same params).
@@ -134,6 +134,8 @@ def fit_problems(c: "Candidate") -> list[str]:
         out.append("host")
     if c.software_caveat:
         out.append("software")
+    if c.interruptible:  # spot used only because nothing else is listed: it can be reclaimed mid-job
+        out.append("interruption")
     return out
 
 

@@ -434,7 +434,7 @@ class Option(BaseModel):
     within_budget: bool | None = Field(default=None, description="None: no budget or no price; False: the cheapest "
                                        "priced option, shown because nothing priced fits the budget")
     over_budget_fraction: float | None = Field(default=None, description="how far over the budget (0.25 = 25 %)")
-    fit_problems: list[str] = Field(default_factory=list, description="memory | interconnect | host | software: "
+    fit_problems: list[str] = Field(default_factory=list, description="memory | interconnect | host | software | interruption: "
                                     "what ranks it lower within the 10 % cost band")
     # ---- serving (with RecommendRequest.serving)
     weights: str | None = Field(default=None, description="served weight format (a WeightFormat value)")

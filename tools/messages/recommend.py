@@ -299,7 +299,8 @@ def _billing_cost(p: dict, f: Formatter) -> str:
 
 
 _FACTOR = {
-    "fit": ("a better fit (memory headroom, interconnect, host, software support)", "更合适（显存余量、互联、主机配置、软件支持）"),
+    "fit": ("a better fit (memory headroom, interconnect, host, software support, no spot interruption)",
+            "更合适（显存余量、互联、主机配置、软件支持、不会被竞价回收）"),
     "freshness": ("a fresher price", "价格更新"),
     "grade": ("a more trustworthy price source", "价格来源更可靠"),
 }
@@ -371,13 +372,13 @@ def _basis(zh: bool):
             what = {"job": "整个任务的费用", "hour": "每小时费用", "month": "每月费用"}[need]
             lead = "中国大陆的报价排在前面；" if p.get("mainland_first") else ("中国大陆以外的报价排在前面；" if p.get("mainland_last") else "")
             return (f"{lead}按{what}排序，计费方式取能覆盖该时长的最便宜一种；与最便宜方案相差 {band} 以内时，"
-                    f"先看是否更合适（显存余量至少为可用显存的 {room}、互联、主机配置、软件支持），再看价格是否较新、来源是否可靠；"
+                    f"先看是否更合适（显存余量至少为可用显存的 {room}、互联、主机配置、软件支持、非竞价），再看价格是否较新、来源是否可靠；"
                     "差距更大时按费用排序。")
         what = {"job": "the cost of the job", "hour": "the cost per hour", "month": "the cost of a month of use"}[need]
         lead = ("Mainland-China offers first; " if p.get("mainland_first")
                 else "offers outside mainland China first (mainland platforms bill in CNY); " if p.get("mainland_last") else "")
         text = (f"{lead}ranked by {what} at the cheapest billing that covers it; within {band} of the cheapest, a better "
-                f"fit (memory headroom of at least {room} of usable memory, interconnect, host, software support) comes "
+                f"fit (memory headroom of at least {room} of usable memory, interconnect, host, software support, not spot-only) comes "
                 "first, then a fresher price and a more trustworthy source; beyond that, cost decides.")
         return text[0].upper() + text[1:]
 
