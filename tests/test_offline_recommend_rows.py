@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.offline.handlers.recommend import row_notes, shared_notes
+from assistant.offline.handlers.rental import row_notes, shared_notes
 
 INT4 = {"code": "serving.quality_perplexity", "params": {"weights": "int4", "low": 0.09, "high": 0.13}}
 CN = {"code": "option.mainland", "params": {"region": "cn-mainland"}}
@@ -65,7 +65,7 @@ def test_a_row_above_a_cheaper_one_says_why_first():
     ],
 )
 def test_the_why_cell_of_a_band_row_in_both_languages(env, factor, en, zh):
-    from assistant.offline.handlers.recommend import option_row
+    from assistant.offline.handlers.rental import option_row
 
     band = {**BAND, "params": {**BAND["params"], "factor": factor}}
     o = dict(provider="runpod", instance="1x_RTXA5000_SECURE", gpu="RTX-A5000", gpu_count=1, total_gpus=1, per_gpu_gib=17.3,
@@ -154,7 +154,7 @@ def test_the_guidance_answer_plans_its_search_and_the_estimate_only(env):
     ],
 )
 def test_the_gpus_cell_names_the_machines_behind_a_count(o, en, zh):
-    from assistant.offline.handlers.recommend import gpus_cell
+    from assistant.offline.handlers.rental import gpus_cell
     from tools.messages import render
 
     assert (render(gpus_cell(o), "en"), render(gpus_cell(o), "zh")) == (en, zh)
@@ -164,7 +164,7 @@ def test_the_gpus_cell_names_the_machines_behind_a_count(o, en, zh):
 def test_the_gpus_cell_states_only_numbers_the_tool_gave(lang):
     """Regression (review): the Chinese cell's '2 台' was a machine count no tool result carried; `instances` does."""
     from assistant.answer import ToolCallRecord
-    from assistant.offline.handlers.recommend import gpus_cell
+    from assistant.offline.handlers.rental import gpus_cell
     from assistant.verifier import Evidence, unbacked, verify_numbers
     from tools.messages import render
 

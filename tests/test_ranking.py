@@ -117,7 +117,7 @@ def test_cost_band_rules(instances, need_gib, expected, factor):
         assert note.params["factor"] == factor and 0 < note.params["cheaper_fraction"] < 0.10
         assert note.params["provider"] == rec.options[-1].provider
         assert "within the cost band" in render(note, "en") and "成本相近" in render(note, "zh")
-        # the chat table's row says it short, from the same params (assistant/offline/handlers/recommend.row_notes)
+        # the chat table's row says it short, from the same params (assistant/offline/handlers/rental.row_notes)
         row = band_row(note)
         assert row.code == "rank.band_row" and row.params == note.params
         assert render(row, "en").startswith(f"ahead of {note.params['provider']}'s ") and "之前" in render(row, "zh")

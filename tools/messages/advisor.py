@@ -284,9 +284,10 @@ MESSAGES: dict = {
     "feas.yes": (_feas_yes, _feas_yes),
     "feas.no": (_feas_no, _feas_no),
     "feas.change": (
-        lambda p, f: f"The cheapest change that makes it fit: **{p.get('change')}** — then it needs {f.gib(p.get('needed_gib'))} per GPU "
-        f"({f.gib(p.get('headroom_gib'))} to spare).",
-        lambda p, f: f"能放下的最省事的改法：**{p.get('change')}**，这样每卡需要 {f.gib(p.get('needed_gib'))}（余 {f.gib(p.get('headroom_gib'))}）。",
+        lambda p, f: (f"On {p['on']}, the cheapest change that makes it fit: " if p.get("on") else "The cheapest change that makes it fit: ")
+        + f"**{p.get('change')}** — then it needs {f.gib(p.get('needed_gib'))} per GPU ({f.gib(p.get('headroom_gib'))} to spare).",
+        lambda p, f: (f"{p['on']} 上能放下的最省事的改法：" if p.get("on") else "能放下的最省事的改法：")
+        + f"**{p.get('change')}**，这样每卡需要 {f.gib(p.get('needed_gib'))}（余 {f.gib(p.get('headroom_gib'))}）。",
     ),
     "feas.other_changes": (lambda p, f: "Also fits: " + _list(p.get("changes"), f) + ".", lambda p, f: "这些改法也能放下：" + _list(p.get("changes"), f) + "。"),
     "feas.change_item": ("{change} ({needed_gib:gib} per GPU)", "{change}（每卡 {needed_gib:gib}）"),

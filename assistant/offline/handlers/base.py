@@ -13,8 +13,10 @@ from typing import Any, Mapping, Protocol
 
 from pydantic import BaseModel
 
-from assistant.offline.blocks import Bullets, Composition, Para, Sources
+from assistant.offline.blocks import Bullets, Composition, Para, Section, Sources
 from assistant.offline.context import TurnContext
+from assistant.offline.guidance import best_sentence, relevance, written_for
+from assistant.offline.sections import whole_section
 from assistant.offline.workload import Defaults
 from assistant.understand.slots import Frame
 from tools.notes import Note, NoteCode
@@ -173,10 +175,6 @@ def concept_section(ctx: TurnContext, results: Results, cited: Cited) -> list:
     """When the turn also asks a concept ("FP8 是什么？哪些卡支持？"), the best guidance section, whole."""
     if not ({"guidance", "howto"} & set(ctx.cues)):
         return []
-    from assistant.offline.blocks import Section
-    from assistant.offline.guidance import relevance
-    from assistant.offline.sections import whole_section
-
     passages = [p for p in results.passages() if ":" not in p["doc_id"]]
     if not passages:
         return []
@@ -188,8 +186,6 @@ def concept_section(ctx: TurnContext, results: Results, cited: Cited) -> list:
 def tail(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, *, tool_notes: list[Note] = (),
          caveats: list[Any] = (), max_caveat_passages: int = 2) -> list:
     """Assumptions (the plan's, then the tools'), caveats (tool warnings + the best guidance sentence per topic), the question."""
-    from assistant.offline.guidance import best_sentence, written_for
-
     blocks: list = concept_section(ctx, results, cited) if ctx.frame.value not in ("guidance",) else []
     assumptions = list(plan.defaults.assumptions) + [n for n in tool_notes if n not in plan.defaults.assumptions]
     if assumptions:

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from assistant.offline.blocks import Bullets, Composition, Lead, Para, Table
 from assistant.offline.context import TurnContext
 from assistant.offline.handlers.base import AnswerCode, Cited, Env, Plan, Results, search, tail
+from assistant.offline.handlers.rental import TableCode, compose_recommendation, recommend_plan
+from assistant.offline.handlers.talk import GuidanceHandler
+from assistant.offline.handlers.training import TrainTimeHandler
 from assistant.offline.workload import AssumeCode
 from assistant.understand.slots import Frame
-from tools.messages.format import Formatter
 from tools.messages import render
+from tools.messages.format import Formatter
 from tools.notes import Note, NoteCode
+from tools.schemas import ExchangeRate
 
 
 class SpecCode(NoteCode):
@@ -96,8 +101,6 @@ class SpecHandler:
         out = Composition()
         spec = results.get("spec")
         if spec is None:
-            from assistant.offline.handlers.talk import GuidanceHandler
-
             return GuidanceHandler().compose(ctx, plan, results, cited, env)
         if spec.error:
             out.add(Para([spec.error_note or Note.of(AnswerCode.tool_error, error=spec.error)]))
@@ -158,8 +161,6 @@ def _source_label(source: str | None, lang: str) -> str:
     figures ("nvidia-smi total 81559 MiB") are not claims of the answer."""
     if not source:
         return ""
-    import re
-
     links = re.findall(r"(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^\s,;)]*)?", source)
     links = [l for l in links if not re.fullmatch(r"[\d.]+", l)]
     sep = "；" if lang == "zh" else "; "
@@ -168,8 +169,6 @@ def _source_label(source: str | None, lang: str) -> str:
 
 
 def _render_all(notes: list[Note], lang: str) -> list[str]:
-    from tools.messages import render
-
     return [render(n, lang) for n in notes]
 
 
@@ -299,8 +298,6 @@ class CostHandler:
             hours = float(ctx.get("hours_per_day")) * 730.0 / 24.0
         if self._is_job(ctx):
             # "what would it cost to pretrain a 7B on 1T tokens on p4de?": the job's time sets the hours to pay for
-            from assistant.offline.handlers.training import TrainTimeHandler
-
             return TrainTimeHandler().plan(ctx, env)
         if ctx.has("instance") or ctx.gpu:
             args: dict[str, Any] = {"currency": currency}
@@ -328,15 +325,11 @@ class CostHandler:
                 # quote is how the kinds of provider differ (hyperscalers, GPU clouds, marketplaces, Chinese clouds)
                 search(plan, PROVIDERS_QUERY[(ctx.lang == "zh", ctx.get("region") == "cn")], ctx.lang, k=2, key="guide")
         else:
-            from assistant.offline.handlers.recommend import recommend_plan
-
             recommend_plan(ctx, plan)
         return plan
 
     @staticmethod
     def _offers_table(ctx: TurnContext, c: dict[str, Any], out: Composition, env: Env) -> None:
-        from assistant.offline.handlers.recommend import TableCode
-
         f = Formatter(ctx.lang)
         sep = "，" if ctx.lang == "zh" else ", "
         rows = [[env.provider_label(o["provider"], ctx.lang), f"`{o['instance']}`", f"{f.g(o['gpu_count'])}× {c['gpu']}",
@@ -353,12 +346,8 @@ class CostHandler:
 
     def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
         if results.get("time"):
-            from assistant.offline.handlers.training import TrainTimeHandler
-
             return TrainTimeHandler().compose(ctx, plan, results, cited, env)
         if results.get("rec"):
-            from assistant.offline.handlers.recommend import compose_recommendation
-
             return compose_recommendation(ctx, plan, results, cited, env)
         out = Composition()
         cost = results.get("cost")
@@ -398,8 +387,6 @@ class CostHandler:
         if len(offers) > 1 and not by_providers:
             self._offers_table(ctx, c, out, env)
         if c.get("exchange_rate"):
-            from tools.schemas import ExchangeRate
-
             out.add(Para([ExchangeRate.model_validate(c["exchange_rate"]).note()]))
         out.add(*tail(ctx, plan, results, cited, tool_notes=[Note.model_validate(a) for a in c.get("assumptions", [])[:3]]))
         return out

@@ -18,6 +18,9 @@ from dataclasses import dataclass
 from assistant.offline.blocks import Block, Para
 from assistant.offline.context import TurnContext
 from assistant.offline.handlers.base import Cited, Env, Plan, Results
+from assistant.offline.handlers.fit_notes import verdict
+from assistant.offline.handlers.rental import compose_recommendation, recommend_plan
+from assistant.offline.handlers.training import time_lead
 from assistant.offline.workload import WORKLOAD_KEYS
 from assistant.understand.frames import TRAINING_MODE_VALUES
 from assistant.understand.slots import Frame
@@ -69,8 +72,6 @@ def plan_extras(ctx: TurnContext, plan: Plan) -> None:
         if extra.modes is not None and (main is None or main.args.get("mode") not in extra.modes):
             continue
         if extra.key == "rec":
-            from assistant.offline.handlers.recommend import recommend_plan
-
             # The GPUs the user named are what the verdict checks; what to rent instead is not bound to them.
             recommend_plan(ctx, plan, hardware=False, searches=False, workload=main.args if main else None)
         elif extra.key == "time" and main is not None:
@@ -121,15 +122,11 @@ def extra_blocks(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, e
         if not (no or "budget" in ctx.stated):
             plan.data.setdefault("unshown", []).append("rec")
         else:
-            from assistant.offline.handlers.recommend import compose_recommendation
-
             blocks.append(Para([rent_intro(no, budget=True)]))
             blocks.extend(compose_recommendation(ctx, plan, results, cited, env, embedded=True).blocks)
             notes.extend(Note.model_validate(a) for a in rec.result.get("assumptions", [])[:2] if isinstance(a, dict))
     time = results.get("time")
     if time is not None and not time.error and _fits_on(results, time.args.get("gpu")):
-        from assistant.offline.handlers.training import time_lead
-
         blocks.insert(0, Para([time_lead(time, env)]))
         notes.extend(Note.model_validate(a) for a in time.result.get("assumptions", [])[:1] if isinstance(a, dict))
     return blocks, notes
@@ -142,7 +139,5 @@ def check_lead(ctx: TurnContext, results: Results, env: Env) -> list[Note]:
     targets = _targets(results, "check")
     if len(targets) != 1:
         return []
-    from assistant.offline.handlers.memory import verdict
-
-    verdict = verdict(targets[0], env.model_name(check.result["model"]), check.result["mode"])
-    return [verdict, rent_intro(not targets[0].get("fits"), budget=bool(ctx.budget))]
+    lead = verdict(targets[0], env.model_name(check.result["model"]), check.result["mode"])
+    return [lead, rent_intro(not targets[0].get("fits"), budget=bool(ctx.budget))]

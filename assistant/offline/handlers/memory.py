@@ -16,17 +16,19 @@ from assistant.offline.handlers.extras import extra_blocks, plan_extras
 from assistant.offline.handlers.base import AnswerCode, Cited, Env, Plan, Results, search, tail
 from assistant.offline.workload import Defaults, workload_args
 from assistant.understand.slots import Frame
-from tools.messages import render_change, render_component
+from assistant.offline.handlers.fit_notes import (
+    TOPIC,
+    FeasCode,
+    breakdown_note,
+    change_note,
+    target_label,
+    target_line,
+    verdict,
+)
+from tools.messages import render_change
 from tools.notes import Change, Note, NoteCode
 
 SHARDED_COUNTS = [2, 4, 8]
-TOPIC = {  # what to look up for the caveats of each mode (en, zh)
-    "lora": ("LoRA QLoRA memory saving fine-tuning", "LoRA QLoRA 省显存 微调"),
-    "qlora": ("QLoRA 4-bit quantization memory", "QLoRA 4-bit 量化 显存"),
-    "full": ("full fine-tuning memory optimizer states mixed precision ZeRO", "全量微调 显存 优化器状态 混合精度 ZeRO"),
-    "pretrain": ("pretraining memory multi-GPU ZeRO", "预训练 显存 多卡 ZeRO"),
-    "inference": ("inference memory KV cache quantization", "推理 显存 KV cache 量化"),
-}
 
 
 class MemoryCode(NoteCode):
@@ -39,32 +41,9 @@ class MemoryCode(NoteCode):
     sharded = "memory.sharded"
 
 
-class FeasCode(NoteCode):
-    yes = "feas.yes"
-    no = "feas.no"
-    change = "feas.change"
-    other_changes = "feas.other_changes"
-    change_item = "feas.change_item"
-    nothing = "feas.nothing"
-    target_yes = "feas.target_yes"
-    target_no = "feas.target_no"
-    some = "feas.some"
-
-
 def _vram_args(ctx: TurnContext, d: Defaults) -> dict[str, Any]:
     args = workload_args(ctx, d, training=ctx.training)
     return args
-
-
-def breakdown_note(vram: dict[str, Any], lang: str) -> Note | None:
-    parts = [p for p in vram.get("breakdown") or [] if p.get("gib", 0) > 0.05]
-    if not parts:
-        return None
-    rendered = ("、" if lang == "zh" else ", ").join(
-        f"{render_component(p['component'], p.get('precision'), lang)} {p['gib']:,.1f} GiB" for p in parts
-    )
-    return Note.of(AnswerCode.breakdown, mode=vram.get("mode"), precision=vram.get("precision"), parts=rendered,
-                   total_gib=vram.get("per_gpu_gib"))
 
 
 def _topic_search(plan: Plan, ctx: TurnContext, mode: str) -> None:
@@ -137,11 +116,6 @@ def _targets(ctx: TurnContext) -> list[dict[str, Any]]:
     return targets
 
 
-def change_note(change: dict[str, Any], lang: str) -> Note:
-    return Note.of(FeasCode.change, change=render_change(Change.model_validate(change["change"]), lang),
-                   needed_gib=change["per_gpu_gib"], headroom_gib=change["headroom_gib"])
-
-
 class FeasibilityHandler:
     frame = Frame.feasibility
 
@@ -183,8 +157,7 @@ class FeasibilityHandler:
             lead.append(verdict(t, model, v["mode"]))
             change = t.get("cheapest_change")
             if not t["fits"] and change:
-                lead.append(Note.of(FeasCode.change, change=render_change(Change.model_validate(change["change"]), ctx.lang),
-                                    needed_gib=change["per_gpu_gib"], headroom_gib=change["headroom_gib"]))
+                lead.append(change_note(change, ctx.lang))
             elif not t["fits"]:
                 lead.append(Note.of(FeasCode.nothing))
             out.add(Lead(lead))
@@ -194,8 +167,8 @@ class FeasibilityHandler:
                     Note.of(FeasCode.change_item, change=render_change(Change.model_validate(c["change"]), ctx.lang), needed_gib=c["per_gpu_gib"])
                     for c in others[:3]])]))
         else:
-            fit = [_label(t) for t in targets if t["fits"]]
-            nofit = [_label(t) for t in targets if not t["fits"]]
+            fit = [target_label(t) for t in targets if t["fits"]]
+            nofit = [target_label(t) for t in targets if not t["fits"]]
             if fit and nofit:
                 out.add(Lead([Note.of(FeasCode.some, fit=fit, nofit=nofit)]))
             else:
@@ -205,8 +178,7 @@ class FeasibilityHandler:
                 items.append(target_line(t))
                 change = t.get("cheapest_change")
                 if not t["fits"] and change:
-                    items.append(Note.of(FeasCode.change, change=render_change(Change.model_validate(change["change"]), ctx.lang),
-                                         needed_gib=change["per_gpu_gib"], headroom_gib=change["headroom_gib"]))
+                    items.append(change_note(change, ctx.lang, on=target_label(t)))
             out.add(Bullets(None, items))
         shown = (targets[0].get("estimate") if len(targets) == 1 else None) or v
         note = breakdown_note(shown, ctx.lang)
@@ -220,28 +192,3 @@ class FeasibilityHandler:
 
 def _note(raw: Any) -> Note:
     return raw if isinstance(raw, Note) else Note.model_validate(raw)
-
-
-def _target_params(t: dict[str, Any]) -> dict[str, Any]:
-    target = t["target"]
-    count = target.get("count", 1)
-    return dict(gpu=target.get("gpu"), count=count, available_gib=target.get("available_gib"),
-                layout=t.get("layout"), needed_gib=t["per_gpu_gib"], usable_gib=target["usable_gib"],
-                total_gib=round(t["per_gpu_gib"] * count, 1) if count > 1 else None)
-
-
-def verdict(t: dict[str, Any], model: str, mode: str) -> Note:
-    p = _target_params(t)
-    if t["fits"]:
-        return Note.of(FeasCode.yes, model=model, mode=mode, headroom_gib=t["headroom_gib"], **p)
-    return Note.of(FeasCode.no, model=model, mode=mode, short_gib=-t["headroom_gib"], **p)
-
-
-def target_line(t: dict[str, Any]) -> Note:
-    return Note.of(FeasCode.target_yes if t["fits"] else FeasCode.target_no, **_target_params(t))
-
-
-def _label(t: dict[str, Any]) -> str:
-    target = t["target"]
-    name = target.get("gpu") or f"{target.get('available_gib'):g} GB"
-    return f"{target.get('count', 1)}× {name}" if target.get("count", 1) > 1 else name

@@ -6,6 +6,7 @@ from assistant.offline.blocks import Composition, Lead, Para, Section
 from assistant.offline.context import TurnContext
 from assistant.offline.guidance import relevance
 from assistant.offline.handlers.base import AnswerCode, Cited, Env, Plan, Results
+from assistant.offline.handlers.memory import FeasibilityHandler
 from assistant.offline.sections import first_sentence, whole_section
 from assistant.understand.slots import Frame
 from tools.notes import Note, NoteCode
@@ -28,8 +29,6 @@ class GuidanceHandler:
         if _setup_stated(ctx):
             # "3090 24G, llama-7b LoRA, OOM — what am I doing wrong?": the why comes from guidance, and the
             # estimate for their setup says whether the memory should have been enough
-            from assistant.offline.handlers.memory import FeasibilityHandler
-
             setup = FeasibilityHandler().estimate_plan(ctx, env)
             plan.calls += setup.calls
             plan.defaults = setup.defaults
@@ -53,8 +52,6 @@ class GuidanceHandler:
         if direct:
             out.blocks.insert(0, Lead([f"**{direct}**"]))
         if "setup" in plan.data and results.get("main") is not None and not results.get("main").error:
-            from assistant.offline.handlers.memory import FeasibilityHandler
-
             setup_plan = Plan(calls=plan.calls, defaults=plan.defaults, data=plan.data["setup"])
             numbers = FeasibilityHandler().compose(ctx, setup_plan, results, cited, env)
             out.add(Para([Note.of(GuideCode.your_setup)]))

@@ -7,6 +7,8 @@ from typing import Any
 from assistant.offline.blocks import Bullets, Composition, Lead, Para
 from assistant.offline.context import TurnContext
 from assistant.offline.handlers.base import AnswerCode, Cited, Env, Outcome, Plan, Results, search, tail
+from assistant.offline.handlers.fit_notes import change_note, target_label, target_line, verdict
+from assistant.offline.handlers.rental import compose_recommendation, recommend_plan
 from assistant.offline.workload import (
     DEFAULT_FINETUNE_TOKENS,
     DEFAULT_TRAIN_GPU,
@@ -92,8 +94,6 @@ def _timed_blocks(ctx: TurnContext, results: Results, env: Env) -> tuple[list, O
     """The time on each named GPU that holds the job, the verdict (and its cheapest change) on each that does not.
     The lead is the first GPU's time where it fits; where nothing named fits, the verdict comes first. Also returns
     the time the answer leads with: its assumptions (MFU, precision) are the ones the answer states."""
-    from assistant.offline.handlers.memory import change_note, target_line, verdict
-
     fit = results.get("fit")
     verdicts = {t["target"].get("gpu"): t for t in ((fit.result.get("fit") or {}).get("targets") or [])} if fit and not fit.error else {}
     times = [o for o in (results.get(k) for k in ["time", *(f"time{n}" for n in range(2, TIMED_GPUS + 1))]) if o and not o.error]
@@ -105,7 +105,7 @@ def _timed_blocks(ctx: TurnContext, results: Results, env: Env) -> tuple[list, O
         if v is not None:
             lines.append(target_line(v))  # "can I … and how long?": the fit, yes or no, on each GPU named
             if not v["fits"] and v.get("cheapest_change"):
-                lines.append(change_note(v["cheapest_change"], ctx.lang))
+                lines.append(change_note(v["cheapest_change"], ctx.lang, on=target_label(v) if len(times) > 1 else None))
         if o is not lead_time and (v is None or v["fits"]):
             lines.append(time_lead(o, env))
     if fits:
@@ -149,8 +149,6 @@ class TrainTimeHandler:
             fit["fit_targets"] = [{"gpu": gpu, "count": int(args["gpus"])} for gpu in ctx.gpus[:TIMED_GPUS]]
             plan.call("estimate_vram", "fit", **fit)
         if ctx.budget or ctx.has("billing") or ctx.has("providers") or ctx.has("instance"):
-            from assistant.offline.handlers.recommend import recommend_plan
-
             recommend_plan(ctx, plan)
         en, zh = CLUSTER_TOPIC if args["tokens"] >= 1e10 else TIME_TOPIC
         search(plan, zh if ctx.lang == "zh" else en, ctx.lang, key="guide_time")
@@ -167,8 +165,6 @@ class TrainTimeHandler:
         out.add(*blocks)
         out.add(Para([Note.of(TimeCode.flops, flops=r["flops"], tokens_text=Formatter(ctx.lang).big(t.args["tokens"] * t.args.get("epochs", 1)))]))
         if results.get("rec"):
-            from assistant.offline.handlers.recommend import compose_recommendation
-
             rec = compose_recommendation(ctx, plan, results, cited, env)
             out.blocks.extend(rec.blocks)
             return out
