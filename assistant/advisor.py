@@ -67,6 +67,12 @@ def clean_text(text: str) -> str:
     return "".join(" " if unicodedata.category(c) == "Cc" and c not in "\n\t" else c for c in text)
 
 
+def _workload_kind(state, catalog) -> str | None:
+    """The kind of the catalog model in force (decoder, diffusion, vision …); None for a stated size or no model."""
+    model = catalog.models.get(str(state.get("model"))) if state.has("model") else None
+    return model.kind.value if model is not None else None
+
+
 def _workload_params(state, catalog) -> float | None:
     """The parameter count of the model in force (a catalog model's, or the one the user stated)."""
     model = catalog.models.get(str(state.get("model"))) if state.has("model") else None
@@ -166,6 +172,7 @@ class Advisor:
             notices=notices,
             problems=list(r.problems),
             workload_params=_workload_params(state, catalog),
+            workload_kind=_workload_kind(state, catalog),
             unknown_model=r.unknown_model if not (state.has("model") or state.has("params")) else None,
             model_suggestions=catalog.closest_models(r.unknown_model) if r.unknown_model else [],
             family_members=family,

@@ -1,10 +1,10 @@
-"""Guidance caveats are quoted only from sections written for the workload's size class."""
+"""Guidance caveats are quoted only from sections written for the workload's size class and model kind."""
 
 from __future__ import annotations
 
 import pytest
 
-from assistant.offline.guidance import size_classes, written_for
+from assistant.offline.guidance import kinds_written_for, size_classes, written_for
 
 
 @pytest.mark.parametrize("heading, expected", [
@@ -31,3 +31,30 @@ def test_written_for(section, params, quoted):
     passage = {"title": "Recommended GPU server configurations by scenario: small models, 7B fine-tuning, 13B+ pre-training",
                "section": section}
     assert written_for(passage, params) is quoted
+
+
+@pytest.mark.parametrize("heading, kinds", [
+    ("Image generation (Stable Diffusion)", {"diffusion"}),
+    ("图像生成（Stable Diffusion）", {"diffusion"}),
+    ("Fine-tuning a 7B LLM (LLaMA-7B class)", {"decoder"}),
+    ("13B 以上大模型预训练（LLaMA-13B 及更大）", {"decoder"}),
+    ("Small model training (ResNet, BERT-base)", {"vision", "encoder"}),
+    ("Inference and serving", set()),
+    ("LoRA and QLoRA", set()),
+])
+def test_kinds_written_for(heading, kinds):
+    assert kinds_written_for(heading) == kinds
+
+
+@pytest.mark.parametrize("section, params, kind, quoted", [
+    ("Image generation (Stable Diffusion)", 7.6e9, "decoder", False),  # SD's 12 GB advice is not about an LLM
+    ("Image generation (Stable Diffusion)", 2.6e9, "diffusion", True),
+    ("Image generation (Stable Diffusion)", 7e9, None, True),  # a stated size, kind unknown: nothing to contradict
+    ("Fine-tuning a 7B LLM (LLaMA-7B class)", 3.5e9, "diffusion", False),
+    ("Fine-tuning a 7B LLM (LLaMA-7B class)", 7.6e9, "decoder", True),
+    ("Small model training (ResNet, BERT-base)", 0.11e9, "encoder", True),
+    ("Small model training (ResNet, BERT-base)", 0.5e9, "decoder", False),
+    ("Inference and serving", 70e9, "decoder", True),
+])
+def test_written_for_kind(section, params, kind, quoted):
+    assert written_for({"title": "scenarios", "section": section}, params, kind) is quoted

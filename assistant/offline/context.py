@@ -29,6 +29,7 @@ class TurnContext(BaseModel):
     problems: list[Note] = Field(default_factory=list, description="input the calculators cannot take (answered instead of computing)")
     unknown_model: str | None = None
     workload_params: float | None = Field(default=None, description="the workload's total parameters (catalog model or stated)")
+    workload_kind: str | None = Field(default=None, description="the catalog model's kind (tools.domain.ModelKind value); None: not known")
     unknown_gpu: str | None = None
     model_suggestions: list[str] = Field(default_factory=list)
     family_members: list[str] = Field(default_factory=list, description="catalog keys of the family named without a version, smallest first")

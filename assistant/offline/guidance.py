@@ -49,12 +49,33 @@ def size_classes(heading: str) -> list[tuple[float, float]]:
     return out
 
 
-def written_for(passage: dict, params: float | None) -> bool:
-    """Whether a passage may be quoted about a workload of `params` parameters: a section written for another size
-    class ("Fine-tuning a 7B LLM" for a 32B model) would state the wrong card or memory as a caveat."""
+# The model kinds a section's heading is written for (tools.domain.ModelKind values): a heading that names one
+# ("Image generation (Stable Diffusion)", "Fine-tuning a 7B LLM", "Small model training (ResNet, BERT-base)")
+# states cards and memory for that kind only.
+_KIND_WORDS = (
+    ("decoder", re.compile(r"\bLLMs?\b|LLaMA|大模型|语言模型", re.I)),
+    ("diffusion", re.compile(r"Stable Diffusion|SDXL|diffusion|image generation|图像生成|文生图|扩散", re.I)),
+    ("vision", re.compile(r"ResNet|\bViT\b|vision|视觉|图像分类", re.I)),
+    ("encoder", re.compile(r"\bBERT", re.I)),
+)
+
+
+def kinds_written_for(heading: str) -> set[str]:
+    """The model kinds a heading names (none: written for any)."""
+    return {kind for kind, words in _KIND_WORDS if words.search(heading)}
+
+
+def written_for(passage: dict, params: float | None, kind: str | None = None) -> bool:
+    """Whether a passage may be quoted about a workload of `params` parameters and model `kind`: a section written
+    for another size class ("Fine-tuning a 7B LLM" for a 32B model) or another kind of model ("Image generation
+    (Stable Diffusion)" for an LLM) would state the wrong card or memory as a caveat."""
+    heading = passage.get("section", "")  # the document title lists every scenario
+    kinds = kinds_written_for(heading)
+    if kind and kinds and kind not in kinds:
+        return False
     if not params:
         return True
-    classes = size_classes(passage.get("section", ""))  # the document title lists every scenario
+    classes = size_classes(heading)
     return not classes or any(lo <= params <= hi for lo, hi in classes)
 
 

@@ -192,8 +192,8 @@ def tail(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, *, tool_n
         blocks.append(Bullets(Note.of(AnswerCode.assumptions), assumptions[:7]))
     items: list[Any] = list(caveats)
     # catalog cards (gpu:…, instances:…) restate the tool results the answer already shows: guidance only
-    # … and none written for another model size ("Fine-tuning a 7B LLM" quoted about a 32B model)
-    guides = [p for p in results.passages() if ":" not in p["doc_id"] and written_for(p, ctx.workload_params)]
+    # … and none written for another model size ("Fine-tuning a 7B LLM" quoted about a 32B model) or kind
+    guides = [p for p in results.passages() if ":" not in p["doc_id"] and written_for(p, ctx.workload_params, ctx.workload_kind)]
     for p in guides[:max_caveat_passages]:
         sentence = best_sentence(p, ctx.question)
         if sentence:
