@@ -239,9 +239,11 @@ def test_the_fitters_read_the_calibration_files_only_and_the_report_labels_each_
     # round 5 is spent: labelled so, its one evaluation kept as that run printed it
     assert "- held out, round 5 (spent), throughput: median error" in full and "### Round 5: its one evaluation" in full
     assert "- held out, round 5, throughput: median error 31.3% over 3 figures" in full
-    assert "- held out, round 6, throughput: median error" in full  # round 6 placed: the held-out test
+    # round 6 is spent since its one evaluation: labelled so, its evaluation kept as that run printed it
+    assert "- held out, round 6 (spent), throughput: median error" in full
+    assert "- held out, round 6, throughput: median error 30.7% over 8 figures" in full
     targets = full.split("## Targets", 1)[1].split("### Round 6: its one evaluation", 1)[0]
-    assert targets.index("held out, round 6, ") < targets.index("held out, round 5 (spent), ")
+    assert targets.index("held out, round 6 (spent), ") < targets.index("held out, round 5 (spent), ")
     assert "held out, round 1 (spent)" in text and "not evaluated in this run" in text
     # the computed tables leave the unread rounds out (the hand-written recalibration tables keep their figures)
     assert "| held out, round 2 (spent) | latency |" not in text and "| held out, round 4 (spent) | throughput |" not in text
@@ -310,11 +312,11 @@ def test_a_placed_round_six_is_reported_as_the_held_out_test_and_never_fitted(ca
     assert {f for f, _c in SC.tp_fit_cases(cat)} == {"heldout4_iog_llm_inference_benchmarks.yaml"}  # spent, not round 6
     text = SC.report(cat)
     targets = text.split("## Targets", 1)[1].split("### Round 6: its one evaluation", 1)[0]
-    assert "is the held-out test (latency also per statistic: its sources publish medians):" in targets
-    assert targets.index("held out, round 6, ") < targets.index("held out, round 5 (spent), ")
+    assert "Round 6 (latency also per statistic: its sources publish medians):" in targets
+    assert targets.index("held out, round 6 (spent), ") < targets.index("held out, round 5 (spent), ")
     assert targets.index("held out, round 5 (spent), ") < targets.index("held out, round 4 (spent), ")
     assert "  - of which mean figures" in targets and "  - of which median figures" in targets
-    assert "| held out, round 6 | throughput |" in text and "| held out 6 | [r6-" in text
+    assert "| held out, round 6 (spent) | throughput |" in text and "| held out 6 (spent) | [r6-" in text
     assert "| latency | ttft_ms | median |" not in text and "| ttft_ms | median |" in text  # by metric and statistic
     assert "held out, round 6" not in SC.report(cat, round6=False)
 

@@ -21,6 +21,7 @@ from tools.messages import has_code, render
 from tools.notes import Note
 from tools.serving import estimate_on_instance, estimate_serving
 from tools.serving_codes import CaveatCode, ServingCode, ServingError
+from tools.serving_profiles import EngineScheduling
 from tools.serving_types import Load, LoadKind, ServingRequest
 
 ENUMS = (ServingCode, CaveatCode, ServingError, KvCode)
@@ -50,6 +51,10 @@ def _runs() -> dict[str, Callable]:
 
         return run
 
+    def multi_step(model, gpu, steps, **kw):  # vLLM --num-scheduler-steps: the queueing note's multi-step wording
+        return lambda c, fx: estimate_serving(c.model(model), c.gpu(gpu), ServingRequest(**kw), allow_no_fit=True,
+                                              scheduling=EngineScheduling(num_scheduler_steps=steps))
+
     def kv_only(model: ModelSpec, tokens: int):
         return lambda c, fx: list(kv_cache(model, tokens).notes)
 
@@ -62,6 +67,8 @@ def _runs() -> dict[str, Callable]:
         "closed loop, TP over NVLink, targets missed": est("llama-3.1-70b", "H100", gpus=4, load=_conc(64), ttft_ms=1,
                                                            min_tokens_per_user=1000),
         "requests per day": est("qwen2.5-7b", "L40S", gpus=1, load=Load(kind=LoadKind.requests_per_day, value=1e5)),
+        "multi-step scheduling, Poisson": multi_step("llama-3.1-8b", "A100-80GB", 10, gpus=1, vllm_engine="v0",
+                                                     load=Load(kind=LoadKind.request_rate, value=4)),
         "saturated rate": est("qwen2.5-7b", "L4", gpus=1, load=Load(kind=LoadKind.request_rate, value=500)),
         "static batch": est("qwen2.5-7b", "A100-80GB", gpus=1, load=Load(kind=LoadKind.batch, value=32)),
         "max throughput, MoE, fp8": est("qwen3-30b-a3b", "H100", gpus=1, weights="fp8", load=Load(kind=LoadKind.max_throughput)),

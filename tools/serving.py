@@ -45,7 +45,14 @@ from tools.serving_perf import (
     static_batch,
     weight_read_note,
 )
-from tools.serving_profiles import BITS_PER_WEIGHT, FORMAT_FACTOR_CALIBRATED, Engine, compute_precision, linear_only
+from tools.serving_profiles import (
+    BITS_PER_WEIGHT,
+    FORMAT_FACTOR_CALIBRATED,
+    Engine,
+    EngineScheduling,
+    compute_precision,
+    linear_only,
+)
 from tools.serving_types import (
     DEFAULT_CONCURRENCY,
     DEFAULT_INPUT_LEN,
@@ -60,8 +67,8 @@ from tools.serving_types import (
 )
 from tools.vram_shape import shape_of
 
-__all__ = ["Layout", "Load", "LoadKind", "ServingEstimate", "ServingRequest", "estimate_on_instance",
-           "estimate_serving", "layouts", "valid_tp"]
+__all__ = ["EngineScheduling", "Layout", "Load", "LoadKind", "ServingEstimate", "ServingRequest",
+           "estimate_on_instance", "estimate_serving", "layouts", "valid_tp"]
 
 
 # ------------------------------------------------------------------ layouts
@@ -136,11 +143,12 @@ def _load(req: ServingRequest) -> tuple[Load, bool]:
     return req.load, False
 
 
-def evaluate(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout) -> ServingEstimate:
+def evaluate(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout,
+             scheduling: EngineScheduling | None = None) -> ServingEstimate:
     """Throughput, latency, memory and cost on one layout (no solving, no errors for a poor fit)."""
     in_len, out_len, length_notes = _lengths(req)
     load, default_load = _load(req)
-    plan = make_plan(model, gpu, req, layout, in_len, out_len)
+    plan = make_plan(model, gpu, req, layout, in_len, out_len, scheduling)
     reps = layout.replicas
     cap = max_sequences(plan, in_len + out_len)  # whole sequences per replica at their full length
     weights_fit = cap >= 1
@@ -259,6 +267,8 @@ def _assumptions(model: ModelSpec, gpu: GPU, req: ServingRequest, plan: Plan, es
         extra = {"requests": est.load.burst} if est.load.burst else {}
         if arrivals == Arrivals.together.value:
             extra = {"concurrency": int(est.load.value or 1)}
+        elif plan.scheduler_steps > 1 and arrivals == Arrivals.independent.value:
+            extra = {"scheduler_steps": plan.scheduler_steps}  # vLLM multi-step: a new prompt waits for the group
         notes.append(Note.of(ServingCode.queueing, prefill_share=round(min(rho, 1.0), 3), wait_ms=round(est.queue_ms, 2),
                              arrivals=arrivals, **extra))
         if est.load.burst:  # a finite run: its duration is set by its slowest requests, which one mean length cannot show
@@ -304,10 +314,11 @@ def _better(a: ServingEstimate, b: ServingEstimate | None) -> bool:
     return ka > kb
 
 
-def _best_of(model: ModelSpec, gpu: GPU, req: ServingRequest, gpus: int) -> ServingEstimate | None:
+def _best_of(model: ModelSpec, gpu: GPU, req: ServingRequest, gpus: int,
+             scheduling: EngineScheduling | None = None) -> ServingEstimate | None:
     best = None
     for lay in layouts(model, gpus, req):
-        est = evaluate(model, gpu, req, lay)
+        est = evaluate(model, gpu, req, lay, scheduling)
         if _better(est, best):
             best = est
     return best
@@ -339,8 +350,12 @@ def _check(model: ModelSpec, gpu: GPU, req: ServingRequest) -> ServingRequest:
 # ------------------------------------------------------------------ entry points
 
 
-def estimate_serving(model: ModelSpec, gpu: GPU, request: ServingRequest, *, allow_no_fit: bool = False) -> ServingEstimate:
+def estimate_serving(model: ModelSpec, gpu: GPU, request: ServingRequest, *, allow_no_fit: bool = False,
+                     scheduling: EngineScheduling | None = None) -> ServingEstimate:
     """Serve `model` on GPUs of type `gpu` under `request` (see the module docstring).
+
+    `scheduling`: scheduler options the deployment states (vLLM `--num-scheduler-steps`; SGLang DP attention, recorded
+    only); None: the engine's defaults.
 
     Raises `InputError` (a `ServingError` note) for bad input, and — unless `allow_no_fit` — when the
     weights fit on no layout of the given GPUs. When only the KV cache for the load does not fit, the
@@ -348,7 +363,7 @@ def estimate_serving(model: ModelSpec, gpu: GPU, request: ServingRequest, *, all
     """
     req = _check(model, gpu, request)
     if req.gpus is not None:
-        est = _best_of(model, gpu, req, req.gpus)
+        est = _best_of(model, gpu, req, req.gpus, scheduling)
         if est is None:  # no valid split at all (tp/pp given that no layout of these GPUs allows)
             raise InputError(Note.of(ServingError.tp_not_dividing_gpus, tp=req.tp or 1, pp=req.pp or 1, gpus=req.gpus))
         if not est.weights_fit and not allow_no_fit:
@@ -356,9 +371,9 @@ def estimate_serving(model: ModelSpec, gpu: GPU, request: ServingRequest, *, all
                                      gpu=gpu.key, gpus=req.gpus, weights_gib=round(est.weights_gib, 1),
                                      usable_gib=round(est.usable_gib, 1), tokens=est.input_len + est.output_len))
         if not est.ok:
-            est.nearest_layout = _solve(model, gpu, req, start=req.gpus + 1)[1]
+            est.nearest_layout = _solve(model, gpu, req, start=req.gpus + 1, scheduling=scheduling)[1]
         return est
-    est, _ = _solve(model, gpu, req, start=1)
+    est, _ = _solve(model, gpu, req, start=1, scheduling=scheduling)
     if est is None:
         raise InputError(Note.of(ServingError.no_layout, model=model.name, weights=req.weights.value, gpu=gpu.key,
                                  max_gpus=req.max_gpus))
@@ -367,14 +382,15 @@ def estimate_serving(model: ModelSpec, gpu: GPU, request: ServingRequest, *, all
     return est
 
 
-def _solve(model: ModelSpec, gpu: GPU, req: ServingRequest, start: int) -> tuple[ServingEstimate | None, Layout | None]:
+def _solve(model: ModelSpec, gpu: GPU, req: ServingRequest, start: int,
+           scheduling: EngineScheduling | None = None) -> tuple[ServingEstimate | None, Layout | None]:
     """The fewest GPUs (≥ start) whose best layout is ok; else the largest layout whose weights fit."""
     fallback = None
     for n in _gpu_counts(req):
         if n < start:
             continue
         trial = req.model_copy(update={"gpus": n, "nodes": None})
-        est = _best_of(model, gpu, trial, n)
+        est = _best_of(model, gpu, trial, n, scheduling)
         if est is None:
             continue
         if est.ok:
@@ -385,7 +401,8 @@ def _solve(model: ModelSpec, gpu: GPU, req: ServingRequest, start: int) -> tuple
 
 
 def estimate_on_instance(model: ModelSpec, gpu: GPU, instance: Instance, request: ServingRequest, fx: ExchangeRate,
-                         billing: Billing = Billing.on_demand, currency: Currency | None = None) -> ServingEstimate:
+                         billing: Billing = Billing.on_demand, currency: Currency | None = None,
+                         scheduling: EngineScheduling | None = None) -> ServingEstimate:
     """Serve on `request.nodes` (default 1) of one catalog instance, priced in `currency` (default: the price's).
 
     The layout is the best split of the instance's GPUs for the load; cost per million output tokens is
@@ -402,7 +419,7 @@ def estimate_on_instance(model: ModelSpec, gpu: GPU, instance: Instance, request
         per_hour, _ = convert(price.per_hour * nodes, price.currency, cur, fx)
     req = request.model_copy(update={"gpus": per_node * nodes, "nodes": nodes, "gpus_per_node": per_node,
                                      "price_per_hour": per_hour, "currency": cur})
-    est = estimate_serving(model, gpu, req, allow_no_fit=True)
+    est = estimate_serving(model, gpu, req, allow_no_fit=True, scheduling=scheduling)
     est.instance = instance.key
     if price is not None:
         est.assumptions.append(Note.of(ServingCode.price, price_per_hour=round(per_hour or 0.0, 4), currency=cur,

@@ -21,7 +21,8 @@ class ServingCode(NoteCode):
     load_batch = "serving.load_batch"  # batch_size
     load_max = "serving.load_max"  # concurrency (the most the engine runs at once)
     queueing = "serving.queueing"  # prefill_share (of the GPU's time), wait_ms, arrivals ('independent' | 'together' |
-    # 'burst'); concurrency (together), requests (burst)
+    # 'burst'); concurrency (together), requests (burst); scheduler_steps (vLLM multi-step scheduling: a new prompt
+    # waits for the running group of N decode steps)
     burst_lengths = "serving.burst_lengths"  # requests, input_tokens, output_tokens: a burst's requests are all taken at
     # the mean lengths; a finite run's length set by its longest replies (a length distribution) is not modelled
     weights = "serving.weights"  # weights (WeightFormat value), bits_per_weight, weights_gib, linear_only

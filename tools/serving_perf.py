@@ -104,6 +104,7 @@ from tools.serving_profiles import (
     VLLM_MAX_SEQS,
     WEIGHT_READ_PARALLELISM,
     EngineProfile,
+    EngineScheduling,
     MemoryRule,
     SamplerWarmup,
     VllmEngine,
@@ -219,9 +220,11 @@ class Plan:
     max_num_seqs: int
     memory_note: Note
     kv_memo: dict | None = None
+    scheduler_steps: int = 1  # decode steps per scheduler call (vLLM --num-scheduler-steps; 1: every step)
 
 
-def make_plan(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout, in_len: int, out_len: int) -> Plan:
+def make_plan(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout, in_len: int, out_len: int,
+              scheduling: EngineScheduling | None = None) -> Plan:
     profile = PROFILES[req.engine]
     s = shape_of(model)
     dtype = kv_dtype(req.kv_precision, gpu)
@@ -243,6 +246,7 @@ def make_plan(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout, i
         peak=peak, bandwidth=bw, weight_bandwidth=weight_bw, format_factor=FORMAT_BANDWIDTH_FACTOR[req.weights],
         visible_gib=visible_gib(gpu), usable_gib=0.0, non_torch_gib=0.0,
         activation_gib=0.0, pool_gib=0.0, batched_tokens=0, max_num_seqs=0, memory_note=Note.of(ServingCode.kv_dtype),
+        scheduler_steps=(scheduling or EngineScheduling()).scheduler_steps(req.engine),
     )
     _size_memory(plan)
     return plan
@@ -533,13 +537,33 @@ def wave_first_token_ms(p: Plan, prompts: float) -> float:
     return total * ends / steps
 
 
+def group_rounding_ms(p: Plan, step_ms: float) -> float:
+    """Multi-step scheduling (`scheduler_steps` N > 1): a request's tokens come back once per group of N decode steps and
+    it leaves the batch when its group ends, so its last token waits (N − 1) / 2 steps on average past the step that
+    made it (lengths not aligned to N). 0 without multi-step or without decode steps."""
+    n = p.scheduler_steps
+    return (n - 1) / 2 * step_ms if n > 1 and p.out_len > 1 else 0.0
+
+
 def closed_loop(p: Plan, batch: float, arrival_per_ms: float | None = None, together: bool = False) -> Operating:
     """Steady state with `batch` sequences in flight (see the module docstring); `together`: the users' requests
-    arrive together and stay in step, so each waits for its wave's prefill instead of queueing at random."""
+    arrive together and stay in step, so each waits for its wave's prefill instead of queueing at random.
+
+    Multi-step scheduling (vLLM `--num-scheduler-steps N`, `p.scheduler_steps`; tools/serving_profiles.py
+    `EngineScheduling` has the code it is read from): the scheduler runs only when the running group of N decode steps
+    ends, so a request that arrives while the engine is busy waits for the rest of that group — N · t_step / 2 on
+    average (Poisson arrivals see the group at a uniform point) — instead of half a step and the M/D/1 queue; the
+    prompts that arrived during the group (λ · N · t_step besides its own, on average) are prefilled together in one
+    step, and its first token comes back with that step. Its last token comes back when its group ends
+    (`group_rounding_ms`). The wait for the group is time in the system: it is in E2E too.
+    """
     context = p.in_len + p.out_len / 2  # mean tokens held while decoding
     step = step_time(p, batch, context)
     t_p = prefill_ms(p, p.in_len)
-    e2e = max(0, p.out_len - 1) * step.step_ms + batch * t_p + p.profile.request_overhead_ms
+    multi = p.scheduler_steps > 1 and not together and (batch > 1 or arrival_per_ms is not None)
+    group = p.scheduler_steps * step.step_ms if multi else 0.0
+    e2e = (max(0, p.out_len - 1) * step.step_ms + batch * t_p + p.profile.request_overhead_ms + group / 2
+           + group_rounding_ms(p, step.step_ms))
     rate = batch / e2e
     cpu = p.profile.request_cpu_ms
     if cpu > 0 and rate > 1 / cpu:  # the front end admits one request per request_cpu_ms at most
@@ -556,6 +580,10 @@ def closed_loop(p: Plan, batch: float, arrival_per_ms: float | None = None, toge
     elif batch <= 1 and arrival_per_ms is None:  # one user: the engine is idle when the request arrives
         wait = 0.0
         ttft = p.profile.request_overhead_ms + t_p
+    elif multi:
+        if not saturated:  # the rest of the running group, then one prefill step for every prompt that arrived in it
+            wait = group / 2 + prefill_ms(p, p.in_len, 1 + lam * group) - t_p
+        ttft = p.profile.request_overhead_ms + t_p + wait
     else:
         ttft = p.profile.request_overhead_ms + t_p + step.step_ms / 2 + wait
     if math.isinf(ttft):
@@ -602,11 +630,12 @@ def static_batch(p: Plan, batch: int) -> Operating:
     step = step_time(p, batch, p.in_len + p.out_len / 2)
     t_p = prefill_ms(p, p.in_len, batch)
     ttft = p.profile.request_overhead_ms + t_p
-    e2e = ttft + max(0, p.out_len - 1) * step.step_ms
+    e2e = ttft + max(0, p.out_len - 1) * step.step_ms + group_rounding_ms(p, step.step_ms)
     rate = batch / e2e
     if p.profile.request_cpu_ms > 0:
         rate = min(rate, 1 / p.profile.request_cpu_ms)
-    return Operating(batch, step, t_p, ttft, step.step_ms, e2e, rate, 0.0, False)
+    tpot = max(step.step_ms, (e2e - ttft) / (p.out_len - 1)) if p.out_len > 1 else step.step_ms
+    return Operating(batch, step, t_p, ttft, tpot, e2e, rate, 0.0, False)
 
 
 def open_loop(p: Plan, arrival_per_ms: float, cap: int) -> Operating:
@@ -695,7 +724,8 @@ def cost_per_million(price_per_hour: float | None, output_tok_s: float) -> float
 
 
 __all__ = [
-    "Operating", "Plan", "admitted_at_once", "burst", "closed_loop", "cost_per_million", "expert_fraction", "forward_peak_bytes", "make_plan",
+    "Operating", "Plan", "admitted_at_once", "burst", "closed_loop", "cost_per_million", "expert_fraction", "forward_peak_bytes",
+    "group_rounding_ms", "make_plan",
     "max_batch", "max_sequences", "open_loop", "pool_tokens", "prefill_ms", "sampler_peak_bytes", "static_batch",
     "sm_ghz", "step_time", "touched_fraction", "vllm_profile_batch", "wave_first_token_ms", "weight_bytes",
     "weight_read_cap_gbps", "weight_read_note",

@@ -21,7 +21,9 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
-from tools.domain import GPU, Precision
+from pydantic import Field
+
+from tools.domain import GPU, Precision, Strict
 
 
 class WeightFormat(str, Enum):
@@ -254,6 +256,40 @@ def vllm_rules(version: str) -> tuple[VllmEngine, SamplerWarmup] | None:
         engine = VllmEngine.v1
     sort = engine == VllmEngine.v0 or (0, minor) < V1_SORT_BEFORE
     return engine, SamplerWarmup.sort if sort else SamplerWarmup.fused
+
+
+# ---------------------------------------------------------------- scheduler options a deployment states
+
+
+class EngineScheduling(Strict):
+    """Scheduler options a deployment states beside its request; None: not stated (the engine's default).
+
+    * `num_scheduler_steps` — vLLM 0.6-0.8 `--num-scheduler-steps N` (multi-step scheduling, V0 engine; vLLM PR #7000,
+      released in 0.6.0): the scheduler runs once per N decode steps. vllm/engine/llm_engine.py `step()` calls
+      `scheduler.schedule()` only when `not self._has_remaining_steps(seq_group_metadata_list)`, "so that the scheduler
+      is only called again when the current batch has completed"; a waiting prompt therefore joins at the end of the
+      running group of N steps. Without chunked prefill a prompt runs as one step of its own
+      (vllm/sequence.py `SequenceGroup.init_multi_step_from_lookahead_slots`: a prefill has 0 lookahead slots, so
+      `num_steps = 1`), and its first token is returned after it; decode tokens come back once per group (the outputs
+      of a group are processed when its last step ends). The estimator's effect: tools/serving_perf.py `closed_loop`.
+      The flag's other effect, one scheduling and input preparation per N steps (the CPU time the V0 engine spent per
+      step), is not applied again: the vLLM profile's per-step and per-sequence costs were fitted mostly on engines
+      whose per-step CPU work is already small (V1: a persistent batch, detokenising in the front-end process; 0.6
+      runs with this flag); dividing them by N was measured and made the decode step 20-35 % too fast on round 6
+      (benchmarks/serving.md, "Since round 6's evaluation").
+    * `dp_attention`, `dp_size` — SGLang `--enable-dp-attention` / `--dp-size N`: stated for the record; not modelled
+      (benchmarks/serving.md, "Since round 6's evaluation", says why).
+    """
+
+    num_scheduler_steps: int | None = Field(default=None, gt=0, description="vLLM --num-scheduler-steps (V0, 0.6-0.8)")
+    dp_attention: bool | None = Field(default=None, description="SGLang --enable-dp-attention")
+    dp_size: int | None = Field(default=None, gt=0, description="SGLang --dp-size (with dp_attention)")
+
+    def scheduler_steps(self, engine: "Engine") -> int:
+        """Decode steps per scheduler call: the stated N on vLLM, else 1 (other engines have no such flag)."""
+        if engine == Engine.vllm and self.num_scheduler_steps:
+            return self.num_scheduler_steps
+        return 1
 
 
 LLAMACPP_COMPUTE_BUFFER_GIB = 0.5  # llama.cpp CUDA compute buffer at the default batch (-b 2048, -ub 512)

@@ -181,6 +181,15 @@ def _queue(p: dict[str, Any], f: Formatter) -> str:
                     f"首 token 前平均等待 {f.ms(p['wait_ms'])}")
         return (f"queueing: {f.int(p['requests'])} requests sent at once: the first wave is prefilled as the front end "
                 f"admits it, the rest wait for a free slot; mean wait before the first token {f.ms(p['wait_ms'])}")
+    if p.get("scheduler_steps"):
+        n = p["scheduler_steps"]
+        if f.zh:
+            return (f"排队模型：vLLM 多步调度，调度器每 {n} 个解码步才运行一次：新请求要等正在运行的这组步数结束，"
+                    f"再与这期间到达的提示一起预填充，首 token 前平均等待 {f.ms(p['wait_ms'])}；输出按组返回；"
+                    f"端到端延迟由利特尔定律得出")
+        return (f"queueing: vLLM multi-step scheduling, the scheduler runs once per {n} decode steps: a new request waits "
+                f"for the running group to end and is prefilled with the prompts that arrived meanwhile; mean wait "
+                f"before the first token {f.ms(p['wait_ms'])}; tokens come back a group at a time; E2E from Little's law")
     if f.zh:
         return (f"排队模型：预填充按 M/D/1 排队（泊松到达、预填充时间固定），预填充占 GPU {_pct(p['prefill_share'])}，"
                 f"平均等待 {f.ms(p['wait_ms'])}；端到端延迟由利特尔定律得出")
