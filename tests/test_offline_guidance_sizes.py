@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.offline.guidance import kinds_written_for, size_classes, written_for
+from assistant.offline.guidance import about_other_mode, best_sentence, kinds_written_for, size_classes, written_for
 
 
 @pytest.mark.parametrize("heading, expected", [
@@ -58,3 +58,26 @@ def test_kinds_written_for(heading, kinds):
 ])
 def test_written_for_kind(section, params, kind, quoted):
     assert written_for({"title": "scenarios", "section": section}, params, kind) is quoted
+
+
+@pytest.mark.parametrize("sentence, mode, other", [
+    ("7B 模型全参数微调时，光权重、梯度和 Adam 状态就约 112 GB。", "lora", True),
+    ("Full fine-tuning a 7B model needs about 112 GB for weights, gradients and Adam states.", "qlora", True),
+    ("Full fine-tuning a 7B model needs about 112 GB for weights, gradients and Adam states.", "full", False),
+    ("LoRA gets close to full fine-tuning quality on most instruction tasks.", "lora", False),  # names its own mode
+    ("LoRA trains a few million adapter weights.", "full", False),  # a full fine-tune may still hear LoRA's savings
+    ("LoRA trains a few million adapter weights.", "inference", True),
+    ("预训练需要多机多卡和 InfiniBand。", "full", True),
+    ("Serving engines reserve a fixed fraction of GPU memory.", "lora", False),  # no mode named
+    ("Full fine-tuning needs sharding.", None, False),  # mode unknown: nothing to contradict
+])
+def test_about_other_mode(sentence, mode, other):
+    assert about_other_mode(sentence, mode) is other
+
+
+def test_best_sentence_skips_another_modes_caveat():
+    passage = {"text": "Full fine-tuning a 7B model needs about 112 GB of GPU memory for weights and Adam states. "
+                       "A 24 GB card is enough for a 7B model with LoRA or QLoRA and a short context."}
+    question = "which 24 GB card for 7B fine-tuning memory"
+    assert best_sentence(passage, question, "lora").startswith("A 24 GB card")
+    assert best_sentence(passage, question, "full").startswith("Full fine-tuning")

@@ -26,10 +26,36 @@ def terms(text: str) -> set[str]:
     return words
 
 
-def best_sentence(passage: dict, question: str) -> str | None:
-    """The passage's sentence sharing most words with the question; never a lead-in that ends with a colon."""
+# The training modes a sentence speaks of. A caveat about full fine-tuning ("7B full fine-tuning needs ~112 GB for
+# weights, gradients and Adam states") is not a caveat of a LoRA plan; the reverse holds too for serving. A sentence
+# naming the workload's own mode as well (a comparison) stays.
+_MODE_WORDS = {
+    "full": re.compile(r"full[- ](?:parameter |param )?fine[- ]?tun|full[- ]parameter|全参数|全量微调|全参微调", re.I),
+    "lora": re.compile(r"\bQ?LoRA\b", re.I),
+    "pretrain": re.compile(r"pre-?train|预训练", re.I),
+}
+# the modes whose sentences are off-topic for a workload's mode (a full fine-tune may still hear LoRA's savings)
+_OFF_MODES = {"lora": {"full", "pretrain"}, "qlora": {"full", "pretrain"}, "inference": {"full", "lora", "pretrain"},
+              "full": {"pretrain"}}
+_OWN_MODE = {"lora": "lora", "qlora": "lora", "full": "full", "pretrain": "pretrain"}
+
+
+def about_other_mode(sentence: str, mode: str | None) -> bool:
+    """Whether a sentence speaks only of a training mode the workload (`mode`) is not."""
+    if not mode or mode not in _OFF_MODES:
+        return False
+    own = _OWN_MODE.get(mode)
+    if own and _MODE_WORDS[own].search(sentence):
+        return False
+    return any(_MODE_WORDS[m].search(sentence) for m in _OFF_MODES[mode])
+
+
+def best_sentence(passage: dict, question: str, mode: str | None = None) -> str | None:
+    """The passage's sentence sharing most words with the question; never a lead-in that ends with a colon, nor one
+    about another training mode than the workload's (`about_other_mode`)."""
     q = terms(question)
-    candidates = [s for s in sentences(passage.get("text", "")) if not s.rstrip().endswith((":", "："))]
+    candidates = [s for s in sentences(passage.get("text", ""))
+                  if not s.rstrip().endswith((":", "：")) and not about_other_mode(s, mode)]
     if not candidates:
         return None
     return max(candidates, key=lambda s: len(q & terms(s)))

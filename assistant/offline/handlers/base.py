@@ -194,8 +194,9 @@ def tail(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, *, tool_n
     # catalog cards (gpu:…, instances:…) restate the tool results the answer already shows: guidance only
     # … and none written for another model size ("Fine-tuning a 7B LLM" quoted about a 32B model) or kind
     guides = [p for p in results.passages() if ":" not in p["doc_id"] and written_for(p, ctx.workload_params, ctx.workload_kind)]
+    mode = next((c.args["mode"] for c in plan.calls if c.args.get("mode")), None)  # the workload's, as planned
     for p in guides[:max_caveat_passages]:
-        sentence = best_sentence(p, ctx.question)
+        sentence = best_sentence(p, ctx.question, mode)
         if sentence:
             items.append(f"{sentence} [{cited.marker(p)}]")
     if items:
