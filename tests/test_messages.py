@@ -223,6 +223,7 @@ RUNS: dict[str, Callable[[Env], Any]] = {
     "encoder fine-tune": _vram("bert-base", mode="full"),
     "profiled model, inference": _vram("sdxl"),
     "profiled model, training": _vram("sdxl", mode="full"),
+    "vision transformer, checkpointed training": _vram("vit-b-16", mode="full", checkpointing="full"),
     "shape missing in the catalog": _vram(lambda env: _no_shape_model()),
     "shape from a bare count": _vram(lambda env: model_from_params(13e9)),
     "context over the model's": _vram("llama-2-7b", seq_len=8192),

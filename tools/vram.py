@@ -55,8 +55,10 @@ freed gradients (`grads_to_none`), TRL's bf16 recast after the k-bit upcast and 
 training script upcasts the logits (`logits_upcast`), and Megatron-LM's vocabulary-parallel loss, in place over one
 fp32 copy of the logits (`vocab_parallel_loss`). Under torch FSDP with CPU offload the gradient shards stay on the
 GPU until backward ends, in the post-backward stream's pool (`_offload_grad_staging`); PEFT's k-bit preparation
-leaves the LM head in fp32, so without autocast its logits are fp32 (`head_fp32`). Every constant is
-commented where it is used and every default that was assumed is listed in `VramEstimate.assumptions`.
+leaves the LM head in fp32, so without autocast its logits are fp32 (`head_fp32`). A vision transformer's training
+activations are counted block by block, each saved tensor in its own dtype (`_vit_token_bytes`), not taken from the
+catalog's measured profile. Every constant is commented where it is used and every default that was assumed is listed
+in `VramEstimate.assumptions`.
 """
 
 from __future__ import annotations
@@ -87,12 +89,13 @@ from tools.vram_codes import Component, FormulaCode, VramCode
 from tools.vram_shape import (
     LayerStyle,
     Shape,
-    embedding_params,
+    is_vision_transformer,
     largest_module_params,
     layer_params,
     layer_style,
     lora_trainable_params,
     model_from_params,
+    outside_block_params,
     shape_assumption,
     shape_of,
     split_params,
@@ -584,7 +587,8 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
         n = trainable_params = model.params
         # HF Trainer's 8-bit Adam keeps 32-bit states for nn.Embedding weights (transformers Trainer.create_optimizer:
         # GlobalOptimManager.register_module_override(module, "weight", {"optim_bits": 32}) for every nn.Embedding)
-        embed = _input_embedding_params(shape) if req.optimizer == Optimizer.adamw8bit and shape is not None else 0.0
+        embed = _input_embedding_params(shape) if req.optimizer == Optimizer.adamw8bit and shape is not None \
+            and not is_vision_transformer(model) else 0.0  # a ViT's position embedding is an nn.Parameter
         if fp32:
             acc.say(VramCode.fp32_training)
             put(Component.weights, n * 4, shard_param, offload and params_gathered, Precision.fp32)
@@ -651,7 +655,7 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
         acc.say(VramCode.ddp_buckets)
     if params_gathered and shape is not None:
         acc.sharded_params = True
-        _gathered(shape, req, p, sh, tp, mp, half, acc)
+        _gathered(model, shape, req, p, sh, tp, mp, half, acc)
     if sh in (Sharding.zero1, Sharding.zero2, Sharding.zero3, Sharding.fsdp) and shape is not None:
         _comm_buckets(shape, sh, trainable_params, tp, mp, half, acc, fp32=fp32 and req.mode in (Mode.full, Mode.pretrain))
     if sh != Sharding.none and sh != Sharding.ddp:
@@ -749,8 +753,8 @@ def _after_backward(buffer: float, state_bytes: float, foreach: bool, grads_free
                 over_transient=(grads if grads_freed else 0.0) + buffer > transient)
 
 
-def _gathered(shape: Shape, req: VramRequest, p: Precision, sh: Sharding, tp: int, mp: int, half: Precision,
-              acc: _Acc) -> None:
+def _gathered(model: ModelSpec, shape: Shape, req: VramRequest, p: Precision, sh: Sharding, tp: int, mp: int,
+              half: Precision, acc: _Acc) -> None:
     """What ZeRO-3 / FSDP hold unsharded on each GPU while they compute."""
     # ZeRO-3/FSDP all-gather one layer at a time and prefetch the next (FSDP BACKWARD_PRE; DeepSpeed's
     # stage3_prefetch_bucket_size): 2 layers' params at the compute width (16-bit; the quantised size for a
@@ -771,13 +775,16 @@ def _gathered(shape: Shape, req: VramRequest, p: Precision, sh: Sharding, tp: in
         # FSDP's root unit holds what no wrapped decoder layer does: the embeddings, the final norm and the LM head
         # (HF/accelerate TRANSFORMER_BASED_WRAP). The root is gathered at the start of forward and, being the root,
         # not freed before backward (torch.distributed.fsdp._runtime_utils._post_forward_reshard:
-        # free_unsharded_flat_param = not state._is_root and …), so it is whole for the entire step.
-        params = embedding_params(shape)
+        # free_unsharded_flat_param = not state._is_root and …), so it is whole for the entire step. A vision
+        # transformer wrapped per EncoderBlock (transformer_auto_wrap_policy) leaves the patch embedding, class token,
+        # position embedding, final norm and head to the root: what lies outside the blocks.
+        params = outside_block_params(model, shape)
     else:
         # DeepSpeed ZeRO-3: largest_layer_memory = 4 × largest_layer_params, "2 bytes fp16 params are gathered and
         # 2 bytes fp16 grads are computed" (DeepSpeed "Memory Requirements" docs); for an LLM the largest module is
-        # the embedding table or the LM head.
-        params = largest_module_params(shape)
+        # the embedding table or the LM head; for a vision transformer (no vocabulary) the widest linear layer.
+        params = float(shape.hidden * max(shape.intermediate, 3 * shape.hidden)) if is_vision_transformer(model) \
+            else largest_module_params(shape)
     acc.add(Component.gathered_embeddings, params * per_param / tp, dense_precision)
     acc.say(VramCode.gathered_embeddings, sharding=sh, params=params, with_grads=trainable)
 
@@ -903,6 +910,9 @@ def _training_activations(model: ModelSpec, shape: Shape | None, req: VramReques
                           dec_seq: int, ckpt: Checkpointing, tp: int, pp: int, flash: bool, reg: _Regime,
                           autocast: bool, acc: _Acc) -> None:
     b = req.batch_size
+    if shape is not None and is_vision_transformer(model):
+        _vit_activations(shape, seq, b, ckpt, tp, flash, reg, p, acc)
+        return
     if model.activation_profile is not None:
         prof = model.activation_profile
         acc.add(Component.activations, prof.bytes_per_sample * b)
@@ -1004,6 +1014,68 @@ def _training_activations(model: ModelSpec, shape: Shape | None, req: VramReques
     acc.add(Component.logits, logits)
 
 
+def _vit_activations(s: Shape, seq: int, b: int, ckpt: Checkpointing, tp: int, flash: bool, reg: _Regime,
+                     p: Precision, acc: _Acc) -> None:
+    """A vision transformer's saved tensors, block by block (`_vit_token_bytes`), for `seq` tokens (patches + class
+    token) per image. Under full recomputation (torch.utils.checkpoint around each block: Lightning's
+    `activation_checkpointing=EncoderBlock`, timm's `set_grad_checkpointing`) each block keeps only its input, one
+    residual-stream tensor, and backward recomputes one block at a time. Outside the blocks only the final LayerNorm's
+    input is kept per token (the patch-embedding convolution's input, 3·16² values per patch, and the head over the
+    class token alone are left out: under 1 % of one block). The classification loss runs over the class token's few
+    logits: not counted."""
+    tokens = seq * b
+    per_block = _vit_token_bytes(s, reg, tp, flash, seq) * tokens
+    final_norm = reg.stream * s.hidden * tokens
+    act = Precision.fp32 if reg is FULL32 else _half(p)
+    acc.regime = reg
+    if ckpt == Checkpointing.full:
+        acc.add(Component.activations_checkpointed, reg.stream * s.hidden * tokens * s.layers + final_norm, act)
+        acc.add(Component.activations_recomputed, per_block, act)
+    else:
+        acc.add(Component.activations, per_block * s.layers + final_norm, act)
+    acc.say(VramCode.vit_blocks, bytes_per_token=round(per_block / tokens), layers=s.layers, tokens=seq,
+            checkpointed=ckpt == Checkpointing.full, attention="flash" if flash and reg.compute != FP32
+            else "mem_efficient" if flash else "math")
+
+
+def _vit_token_bytes(s: Shape, reg: _Regime, tp: int, flash: bool, seq: int) -> float:
+    """Bytes one vision-transformer block keeps for backward per token, tensor by tensor, in each tensor's own dtype.
+
+    torchvision's EncoderBlock (torchvision/models/vision_transformer.py: `x = ln_1(input)`, `self_attention(x, x, x,
+    need_weights=False)`, `x = x + input`, `y = mlp(ln_2(x))`, `return x + y`; MLPBlock = Linear, GELU, Dropout, Linear,
+    Dropout; dropout 0.0) runs torch's `F.multi_head_attention_forward`: `_in_projection_packed` computes one packed
+    projection over the batch-first input seen transposed (matmul folds it into a contiguous copy, which the matmul
+    saves) and makes `proj.unflatten(-1, (3, E))...contiguous()`, whose q, k, v views `scaled_dot_product_attention`
+    saves with its output and its fp32 log-sum-exp (one per head and query); `attn_output.permute(2, 0, 1, 3)
+    .contiguous()` feeds `out_proj`. Saved per token: ln_1's input (the residual stream), the projection's input, q/k/v
+    (3·q_dim), the attention output, ln_2's input (the stream again), fc1's input, GELU's input and fc2's input (i
+    each); LayerNorm keeps only per-token mean and rstd besides its input, and dropout with p = 0 returns its input
+    (ATen `_dropout_impl`: `if (p == 0 || !train ...) return input`), keeping no mask. The element sizes follow the
+    regime: fp32 everywhere (68h bytes per token for h = hidden, i = 4h); pure 16-bit (32h); under torch autocast
+    (`AMP`) layer_norm is on autocast's fp32 list and linear, GELU's 16-bit input and SDPA (`KERNEL_CUDA(
+    scaled_dot_product_attention, lower_precision_fp)`, aten/src/ATen/autocast_mode.cpp) run in 16-bit, so the two
+    LayerNorm inputs and the residual stream are fp32 (the fp32 residual plus a 16-bit branch promotes to fp32) and the
+    rest 16-bit, each linear keeping its own 16-bit cast of its input (36h). The SDPA backend decides one copy: the
+    flash kernel (16-bit only) writes its output in the query's memory order (flash_api.cpp `out =
+    torch::empty_like(q_padded)`), so the permute is already contiguous and out_proj saves a view of the attention
+    output; the memory-efficient kernel, which runs fp32, allocates it batch-major (attention.cu
+    `_efficient_attention_forward`: `at::empty({B, M, num_heads, Kv})`), so the permute copies (+1 tensor of q_dim);
+    the math backend (`flash_attention: false`) also keeps the scaled query and the softmax output, heads·s per token
+    in the compute dtype. Checked against the block rebuilt from torch.nn on the CPU (tests/test_vram_vit.py)."""
+    h, i = s.hidden, s.intermediate
+    q_dim = s.heads * s.head_dim
+    c = reg.compute
+    flash_kernel = flash and c != FP32  # FlashAttention needs fp16/bf16; fp32 takes the memory-efficient kernel
+    attention = 3 * c * q_dim + c * q_dim + FP32 * s.heads  # q, k, v; the output; the log-sum-exp per head
+    if not flash_kernel:
+        attention += c * q_dim  # out_proj's input: the permuted copy of a batch-major output
+    if not flash:
+        attention += c * q_dim + c * s.heads * seq  # the math backend: the scaled query and the softmax output
+    replicated = reg.stream * h + c * h + reg.stream * h + c * h  # ln_1 in, in_proj in, ln_2 in, fc1 in
+    norm_stats = 2 * 2 * FP32  # each LayerNorm's fp32 mean and rstd per token
+    return replicated + norm_stats + (attention + 2 * c * i) / tp
+
+
 def _ac_option(req: VramRequest) -> "str | int | None":
     """torchtitan's `selective_ac_option` as the request states it: "op", or N (checkpoint every N-th layer); None:
     `checkpointing` alone decides (`VramRequest.ac_option`; the schema allows it with selective checkpointing only)."""
@@ -1068,6 +1140,9 @@ def _logit_bytes(style: LayerStyle, reg: _Regime, autocast: bool, chunked: bool,
 def _formula(model: ModelSpec, shape: Shape | None, req: VramRequest, ckpt: Checkpointing, flash: bool,
              reg: "_Regime | None", logit_bytes: int | None) -> list[Note]:
     """Which formulas the estimate used (rendered with their citations by tools/messages/vram.py)."""
+    if req.mode != Mode.inference and shape is not None and is_vision_transformer(model):
+        return [Note.of(FormulaCode.vit_blocks, stream=(reg or HALF).stream, compute=(reg or HALF).compute,
+                        recompute=ckpt == Checkpointing.full)]
     if model.activation_profile is not None:
         return [Note.of(FormulaCode.profile, source=model.activation_profile.source)]
     out = [Note.of(FormulaCode.kv_cache)] if req.mode == Mode.inference else []

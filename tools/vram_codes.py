@@ -112,6 +112,8 @@ class VramCode(NoteCode):
     sac_op = "vram.sac_op"  # bytes_per_token (kept per token per layer), layers, framework (whose policy: "torchtitan")
     sac_layers = "vram.sac_layers"  # every (N), checkpointed_layers, layers, framework ("torchtitan")
     recompute_after_loss = "vram.recompute_after_loss"  # loss_larger (bool: the loss buffers are the larger of the two)
+    vit_blocks = "vram.vit_blocks"  # bytes_per_token (one block), layers, tokens (per image), checkpointed (bool),
+    # attention ("flash" | "mem_efficient" | "math": the SDPA backend the dtype and request imply)
 
 
 class FormulaCode(NoteCode):
@@ -123,3 +125,4 @@ class FormulaCode(NoteCode):
     flash = "formula.flash"
     recompute = "formula.recompute"  # stream (bytes per saved element)
     logits = "formula.logits"  # bytes_per_logit, fused_bytes
+    vit_blocks = "formula.vit_blocks"  # stream, compute (bytes per element), recompute (bool)

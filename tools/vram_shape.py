@@ -10,7 +10,9 @@
 * `lora_trainable_params`: adapter size from rank × target modules × shape.
 * `layer_style`: what a family's reference implementation saves beyond the GEMM shapes (norm kind,
   dropout masks, fp32 softmax, whether FlashAttention exists for it).
-* `embedding_params` / `largest_module_params`: the modules sharded trainers treat specially.
+* `embedding_params` / `largest_module_params` / `outside_block_params`: the modules sharded trainers treat
+  specially.
+* `is_vision_transformer`: a ViT whose blocks are counted tensor by tensor.
 
 Pure functions, no I/O.
 """
@@ -248,6 +250,27 @@ def layer_style(model: ModelSpec) -> LayerStyle:
     if family in _LAYERNORM:
         return LayerStyle(norm="layer", dropout=False, fp32_softmax=False, eager_only=False)
     return LayerStyle(norm="rms", dropout=False, fp32_softmax=True, eager_only=False, fp32_logits=fp32_logits)
+
+
+# Vision transformers whose blocks are torchvision's EncoderBlock / timm's Block / HF's ViTLayer: pre-norm nn.LayerNorm,
+# multi-head self-attention over patches + class token, a GELU MLP of width 4h, no dropout by default. Their saved
+# tensors are counted block by block (tools/vram.py `_vit_token_bytes`), not from the catalog's measured profile.
+_VISION_TRANSFORMERS = {"vit"}
+
+
+def is_vision_transformer(model: ModelSpec) -> bool:
+    """A vision transformer whose block shape the catalog gives (layers, hidden size, heads, MLP width)."""
+    return (model.kind == ModelKind.vision and model.family.lower() in _VISION_TRANSFORMERS
+            and None not in (model.num_layers, model.hidden_size, model.num_attention_heads, model.intermediate_size))
+
+
+def outside_block_params(model: ModelSpec, s: Shape) -> float:
+    """Parameters outside the transformer blocks: for a vision transformer the patch embedding, the class token, the
+    position embedding, the final norm and the head (what an FSDP root unit holds when the blocks are wrapped); for a
+    language model the input embedding plus an untied LM head (`embedding_params`)."""
+    if is_vision_transformer(model):
+        return max(0.0, model.params - s.layers * layer_params(s))
+    return embedding_params(s)
 
 
 def _attention_params(hidden: int, heads: int, kv_heads: int, head_dim: int) -> int:

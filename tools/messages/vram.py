@@ -399,6 +399,17 @@ ASSUMPTIONS = {
         lambda p, f: "反向传播先释放损失函数的缓冲区，再重算最后一个检查点层，因此只计两者中较大的一个"
         + ("（此处为损失缓冲区）" if p.get("loss_larger") else "（此处为重算的层）"),
     ),
+    "vram.vit_blocks": (
+        lambda p, f: f"vision transformer: each of the {p['layers']} blocks keeps {p['bytes_per_token']:,} B per token "
+        f"({p['tokens']} tokens per image: patches + class token), counted tensor by tensor in each tensor's dtype "
+        f"(attention kernel: {_VIT_KERNEL_EN[p['attention']]})"
+        + ("; with checkpointing each block keeps only its input and one block is recomputed at a time"
+           if p.get("checkpointed") else ""),
+        lambda p, f: f"视觉 Transformer：{p['layers']} 个编码层每层每个 token 保留 {p['bytes_per_token']:,} B"
+        f"（每张图 {p['tokens']} 个 token：图块 + 类别 token），逐个张量按其数据类型计算（注意力算子："
+        f"{_VIT_KERNEL_ZH[p['attention']]}）"
+        + ("；使用梯度检查点时每个编码层只保留输入，每次重算一层" if p.get("checkpointed") else ""),
+    ),
     "vram.autocast_stated": (
         lambda p, f: "torch autocast around the forward and the loss, as stated (HF Trainer bf16/fp16=True): the loss "
         "runs in fp32" if p.get("autocast") else "no torch autocast, as stated (a plain training loop)",
@@ -425,6 +436,10 @@ def _activations(zh: bool):
     return render
 
 
+_VIT_KERNEL_EN = {"flash": "FlashAttention", "mem_efficient": "memory-efficient (fp32)", "math": "math, scores kept"}
+_VIT_KERNEL_ZH = {"flash": "FlashAttention", "mem_efficient": "省显存算子（fp32）", "math": "朴素算子，保留注意力分数"}
+
+
 FORMULAS = {
     "formula.profile": ("activations = measured bytes per sample × batch ({source})", "激活值 = 实测每样本字节数 × batch"),
     "formula.kv_cache": ("KV cache = 2 · layers · kv_heads · head_dim · tokens · batch · bytes "
@@ -435,6 +450,14 @@ FORMULAS = {
     "formula.flash": ("FlashAttention removes the a·s² attention-score term", "FlashAttention 去掉了 a·s² 注意力分数项"),
     "formula.recompute": ("full recomputation keeps {stream}·s·b·h per layer + one layer's working set",
                           "完整重算每层只保留 {stream}·s·b·h，外加一层的工作集"),
+    "formula.vit_blocks": (
+        lambda p, f: f"activations per block = the tensors autograd saves in torchvision's EncoderBlock (LayerNorm "
+        f"inputs and residual stream {p['stream']} B, projections, attention and MLP {p['compute']} B per element)"
+        + (" — checkpointed: block inputs + one block recomputed" if p.get("recompute") else ""),
+        lambda p, f: f"每个编码层的激活值 = `torchvision.models.vision_transformer` 编码层中自动求导为反向保存的张量"
+        f"（层归一化的输入与残差流每元素 {p['stream']} B，投影、注意力和 MLP 每元素 {p['compute']} B）"
+        + ("——梯度检查点：各层的输入 + 重算一层" if p.get("recompute") else ""),
+    ),
     "formula.logits": ("output layer {bytes_per_logit}·s·b·V ({fused_bytes} in Korthikanti §4.3 for a fused loss)",
                        "输出层 {bytes_per_logit}·s·b·V（融合损失函数为 {fused_bytes}，见 Korthikanti §4.3）"),
 }
