@@ -9,11 +9,12 @@ from __future__ import annotations
 import time
 
 import pytest
+from pydantic import ValidationError
 
 from knowledge.catalog import load_catalog
 from knowledge.catalog.loader import BUILTIN_DIR, build_catalog
 from knowledge.settings import Settings
-from tools.domain import AttentionType, Billing, Currency, DatePrecision, ModelKind, PriceGrade, PriceOrigin
+from tools.domain import GPU, AttentionType, Billing, Currency, DatePrecision, ModelKind, PriceGrade, PriceOrigin
 
 
 @pytest.fixture(scope="module")
@@ -393,3 +394,19 @@ def test_peer_to_peer_flag_carries_its_source(catalog, key, p2p):
     g = catalog.gpu(key)
     assert g.p2p is p2p
     assert (g.p2p_source is not None) == (p2p is not None)
+
+
+_GPU_BASE = dict(key="X", name="X", vendor="NVIDIA", architecture="Ada", form_factor="PCIe", memory_gb=24.0,
+                 usable_memory_gib=23.99, bf16_supported=True, fp8_supported=True, nvlink=False, source="test")
+
+
+@pytest.mark.parametrize("extra, error", [
+    (dict(torch_visible_gib=24.5, torch_visible_source="a log"), "exceeds usable_memory_gib"),  # more than the driver has
+    (dict(torch_visible_gib=23.5), "needs torch_visible_source"),
+    (dict(p2p=False), "needs p2p_source"),
+])
+def test_gpu_rows_reject_unsourced_or_impossible_memory_facts(extra, error):
+    with pytest.raises(ValidationError, match=error):
+        GPU(**_GPU_BASE, **extra)
+    # the same row with a source and a possible figure loads
+    GPU(**_GPU_BASE, torch_visible_gib=23.5, torch_visible_source="a log", p2p=False, p2p_source="a driver note")

@@ -13,7 +13,7 @@ import datetime as dt
 import re
 from enum import Enum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 GIB = 1024**3
 GB = 1000**3
@@ -280,6 +280,20 @@ class GPU(Strict):
     source_status: str | None = None
     as_of: dt.date | None = None
     notes: str | None = None
+
+    @model_validator(mode="after")
+    def _sourced_and_within_usable(self) -> "GPU":
+        # torch sees at most what the driver reports (cudaMemGetInfo's total is the device's, less nothing more
+        # than nvidia-smi's reserved part); a larger figure is a typo or another card's log
+        if self.torch_visible_gib is not None:
+            if self.torch_visible_gib > self.usable_memory_gib + 0.05:
+                raise ValueError(f"{self.key}: torch_visible_gib {self.torch_visible_gib} exceeds usable_memory_gib "
+                                 f"{self.usable_memory_gib}")
+            if not self.torch_visible_source:
+                raise ValueError(f"{self.key}: torch_visible_gib needs torch_visible_source (the log it was read from)")
+        if self.p2p is not None and not self.p2p_source:
+            raise ValueError(f"{self.key}: p2p needs p2p_source (where it comes from)")
+        return self
 
     @property
     def cc(self) -> float | None:
