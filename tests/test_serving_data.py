@@ -217,19 +217,19 @@ def test_calibrate_ttft_reproduces_the_committed_overhead(cat, capsys):
 def test_the_fitters_read_the_calibration_files_only_and_the_report_labels_each_round(cat):
     """Rounds 1-5 are spent (reported, labelled so) but `--calibrate` still reads the calibration files only
     (FIT_SPLITS), `--calibrate-moe` and `--calibrate-tp` the calibration files and rounds 1-4 (SPENT; round 5 holds no
-    run either fitter reads); the fresh round (round 6) is never among them."""
+    run either fitter reads); rounds 5-7 (read by no fitter) are never among them."""
     assert SC.FIT_SPLITS == (SC.Split.calibration,)
     assert set(SC.SPENT) == {SC.Split.heldout1, SC.Split.heldout2, SC.Split.heldout3, SC.Split.heldout4}
     assert set(SC.MOE_FIT_SPLITS) == {SC.Split.calibration, *SC.SPENT} == set(SC.TP_FIT_SPLITS)
     for fitted_splits in (SC.FIT_SPLITS, SC.MOE_FIT_SPLITS, SC.TP_FIT_SPLITS):
-        assert SC.Split.heldout5 not in fitted_splits and SC.Split.heldout6 not in fitted_splits
+        assert not {SC.Split.heldout5, SC.Split.heldout6, SC.Split.heldout7} & set(fitted_splits)
     fitted = {f for f, _c in SC.fit_cases()}
     assert fitted and all(SC.split_of(DATA / f) == SC.Split.calibration for f in fitted)
     for file, held, _s, _c in CASES:
         assert held == (SC.split_of(DATA / file) != SC.Split.calibration), file
-    rows = SC.evaluate(cat, round2=False, round3=False, round4=False, round5=False, round6=False)
+    rows = SC.evaluate(cat, round2=False, round3=False, round4=False, round5=False, round6=False, round7=False)
     assert {r.split for r in rows} == {SC.Split.calibration, SC.Split.heldout1}
-    text = SC.report(cat, round2=False, round3=False, round4=False, round5=False, round6=False)
+    text = SC.report(cat, round2=False, round3=False, round4=False, round5=False, round6=False, round7=False)
     full = SC.report(cat)
     assert "| held out, round 3 (spent) | throughput |" in full
     assert "| held out, round 4 (spent) | throughput |" in full and "### Round 4: its one evaluation" in full
