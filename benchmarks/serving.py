@@ -1557,7 +1557,8 @@ def round7_section(rows: list[Row]) -> list[str]:
             *ROUND7_EVALUATION, "", ROUND7_SINCE_HEADING, "",
             "Its figures with this commit's estimator, errata applied:", ""]
     if live == ROUND7_EVALUATION:
-        return [*out, "The same figures as its one evaluation above (the estimator has not changed since).", ""]
+        return [*out, "The same figures as its one evaluation above (no predicted figure has changed since; what did "
+                "change is in \"Since round 7's evaluation\" under the honest reading below).", ""]
     return [*out, *live, ""]
 
 
@@ -2012,6 +2013,92 @@ RECAL_ROUND6 = [
 ]
 
 
+# Hand-written after round 7's evaluation (2026-12-02, issue 11): the round-7 leads read from the engines' code, checked
+# on the spent rounds 1-7 at once, before round 8 (held out, collected apart, not seen by this change) is evaluated.
+RECAL_ROUND7 = [
+    "### Since round 7's evaluation: three leads read from the engines' code, one caveat, no constant (hand-written, "
+    "2026-12-02, issue 11)",
+    "",
+    "Rounds 1-7 are spent; an eighth round is being collected apart and was not seen. Each lead was read in the engine's "
+    "code or the source's own page and checked on every spent round at once; none yielded a mechanism that the code "
+    "states and the spent rounds bear out, so no constant or formula changed and no predicted figure moved (every "
+    "split and category below, before → after, and round 7 per source: identical). What changed is a statement: an "
+    "estimate on a software stack the constants were not fitted on says so. Round 7's one evaluation is printed above "
+    "as it was (ROUND7_EVALUATION).",
+    "",
+    "| split | throughput: median error, before → after | latency | KV within 5 % |",
+    "|---|---|---|---|",
+    "| calibration | 9.5 % → 9.5 % (70) | 13.1 % → 13.1 % (36) | 8/9 → 8/9 |",
+    "| round 1 (spent) | 9.8 % → 9.8 % (27) | 29.3 % → 29.3 % (19) | 7/7 → 7/7 |",
+    "| round 2 (spent) | — | 16.9 % → 16.9 % (40) | — |",
+    "| round 3 (spent) | 13.7 % → 13.7 % (85) | 41.3 % → 41.3 % (1) | 4/7 → 4/7 |",
+    "| round 4 (spent) | 30.4 % → 30.4 % (66) | 8.9 % → 8.9 % (71) | 20/27 → 20/27 |",
+    "| round 5 (spent) | 31.3 % → 31.3 % (3) | 20.5 % → 20.5 % (1) | 1/1 → 1/1 |",
+    "| round 6 (spent) | 31.9 % → 31.9 % (8) | 68.0 % → 68.0 % (24) | — |",
+    "| round 7 (spent), pooled | 45.1 % → 45.1 % (8) | 38.6 % → 38.6 % (36) | — |",
+    "| round 7, ROCm / MI300X file | — | 38.6 % → 38.6 % (32) | — |",
+    "| round 7, DeepSeek-V3 AWQ card | 104.0 % → 104.0 % (3) | — | — |",
+    "| round 7, SGLang #6121 (4× A40) | 45.1 % → 45.1 % (3) | 90.1 % → 90.1 % (2) | — |",
+    "| round 7, vLLM FP8-KV blog (H100) | 5.6 % → 5.6 % (2) | 9.0 % → 9.0 % (2) | — |",
+    "",
+    "1. **MI300X on ROCm (not modelled; a caveat instead).** The measured decode step (each batch latency minus the "
+    "estimated prefill, over its 2,047 steps) against the estimated one: Llama-3.1-70B at TP 8 is slower by +3.7 … +4.3 "
+    "ms a step at batch 1-64 with 128-token prompts and at batch 1-16 with 2,048 (47-54 µs per layer), +3.0 / +2.4 ms "
+    "at 32 / 64 with 2,048, +2.5 / +0.3 ms at 128 (where the estimate's 100 µs per sequence and step catches up); the "
+    "405B by +8.9 … +11.1 ms at batch 1-16 (71-88 µs per layer), +10.8 … +21.8 ms at 32-128. The 70B's miss is a "
+    "fixed time per step, not a share: its percentage "
+    "shrinks with the batch only because the step grows. Read and not adopted: (i) the all-reduce — the catalog's "
+    "MI300X is an NVLink-class part (Infinity Fabric, 896 GB/s over 7 links) charged 10 µs per call, two calls a layer; "
+    "vLLM's custom all-reduce on CDNA measures 6-16 µs per TP-8 call at decode sizes (MI355X, vLLM PR #39080's table: "
+    "6.3 µs at 24 KB, 16 µs at 768 KB), a few µs per layer more at most, not 47-72; (ii) HIP graphs — vLLM 0.10's V1 "
+    "engine captures piecewise graphs with attention outside them on ROCm as on CUDA, and HIP-graph replay costs 3.9 "
+    "µs per kernel against Vulkan's 0.9 on RDNA3 (ROCm/rocm-systems issue #10834), which at a Llama layer's dozen-odd "
+    "kernels would be the size of the 70B's gap, but that figure is for gfx1100, not the MI300X's gfx942, and it would "
+    "not explain the 405B's larger per-layer gap with the same kernels; (iii) the 405B's batch-growing part points at "
+    "the fork's FP8 GEMMs (the page's command leaves AITER off) or its attention path, for which no MI300X decode "
+    "efficiency was found. Two ROCm constants fitted on this one page (32 cases, one engine build) would be a fit to one "
+    "source, which this project does not do. Adopted instead: `CALIBRATED_STACKS` (tools/serving_profiles.py: every "
+    "fitted measurement ran on NVIDIA GPUs under CUDA), and an estimate on another stack under a calibrated engine "
+    "carries `CaveatCode.stack_uncalibrated` (last among its caveats; `checked_slower` where a published measurement "
+    "on that stack and engine ran slower than estimated: vLLM on ROCm, this page). No number changes "
+    "(tests/test_serving_stack.py).",
+    "2. **DeepSeek-V3 AWQ, batch-1 decode (not modelled).** What the kernel reads: vLLM's AWQ-Marlin config sends "
+    "FusedMoE layers with more than 32 experts to the moe_wna16 kernels by default since PR #13236 (merged 2025-02-14; "
+    "vLLM issue #13575: \"the default in the case of `num_experts > 32` for AWQ and GPTQMarlin configs\"), so the "
+    "card's 0.8.3.dev wheel ran DeepSeek-V3's 256-expert layers through `fused_moe_kernel_gptq_awq` (PR #12185; "
+    "vllm/model_executor/layers/fused_moe/fused_moe.py) or its CUDA twin (PR #13321): tokens are sorted by expert in "
+    "blocks, each program loads the expert of its block (`off_experts = tl.load(expert_ids_ptr + pid_m)`), dequantises "
+    "the int4 tile it reads in registers and returns at once past the padded tokens; a batch-1 step reads the 8 routed "
+    "experts and the shared one, as the estimator assumes. The older Marlin MoE (csrc/moe/marlin_moe_ops.cu, vLLM "
+    "0.6-0.8) launches one kernel per expert, each returning at once when its expert has no token "
+    "(`if (tot_its == 0) return;`): it too reads only the routed experts. Neither path reads every expert, and a full "
+    "read would not match the card either: the 43.7 GB per GPU on 8× A100 take 41 ms a step at the estimator's int4 "
+    "decode rate (29 ms without the int4 kernel factor), the 87.4 GB per GPU on 4× H200 48 ms (33), against 21.4 and "
+    "17.1 ms measured; the naive roofline's match (every weight at 100 % of peak) is two wrong assumptions cancelling. "
+    "The measured step is longer than estimated by 13.3 ms on 8× "
+    "A100 (218 µs per layer), 8.7 ms on 4× H200 (143 µs) and 4.3 ms on 8× L40S (whose estimate already carries 12.7 "
+    "ms of PCIe all-reduce): a per-step or per-layer time of DeepSeek-V3 under the V0 engine beyond the fused-MoE "
+    "chain the estimator charges (candidates: MLA's extra projections and absorbed matmuls, the routing, the forked "
+    "FlashMLA), which no spent case constrains (none is a vLLM DeepSeek-V3 decode run). Not modelled.",
+    "3. **SGLang #6121, 4× A40 (PCIe), TP 4 (not modelled).** At 128 in flight the estimated step is 68.3 ms against "
+    "the run's own mean ITL of 52.85 ms (printed by the source, not recorded); 20.8 ms of it is the PCIe all-reduce "
+    "(96 calls × (60 µs + 128 × 2,048 × 2 B × 2 × ¾ at 5 GB/s)), and in the waves' prefill the all-reduce is 242 of "
+    "330 ms per 2,048-token chunk. SGLang, like vLLM, turns its custom all-reduce off on more than two PCIe-only GPUs, "
+    "so NCCL carries it, at a rate set by the machine's PCIe topology (GPUs under one PCIe switch reach each other by "
+    "P2P; GPUs behind the CPU's host bridge go through host memory) and by whether NVLink bridges pair the cards (the "
+    "A40 takes them) — the PR states neither. At the P2P copy rate (`PCIE_GBPS` is itself a P2P copy rate: share 1.0) "
+    "the case would read TTFT -22 %, E2E +25 %, throughput -20 % (from +97.6 / +82.7 / -45.1 %), but a share chosen by "
+    "the catalog's per-GPU `p2p` would stand a GPU fact in for a machine's topology, and the spent TP runs did not "
+    "separate P2P (round 6's reading, lead 4). Not changed; the A40 keeps `p2p` unset.",
+    "4. **What the spent rounds' largest residuals share.** Ranked by median |log error| × √figures, the largest spent "
+    "groups are ones already read: SGLang 0.4.1 DeepSeek-V3 under DP attention (saturated, round 6), GPUStack's "
+    "TensorRT-LLM bursts (round 1), SGLang #6681's 512-user run (a warm radix cache, round 3), the IOG H100 PCIe TP-2 "
+    "run the estimate cannot start (round 4), the ddiiwoong short sweeps (round 4's burst reading). No mechanism "
+    "common to them was found that the code states; not changed.",
+    "",
+]
+
+
 # Hand-written after round 5's evaluation (2026-12-02, issue 11): catalog facts the estimator lacked, checked on the spent
 # rounds 1-5 at once, before round 6 (held out, not seen by this change) is evaluated.
 RECAL_ROUND5 = [
@@ -2270,6 +2357,7 @@ def report(catalog: Catalog, round2: bool = True, round3: bool = True, round4: b
         *RECAL_ROUND4,
         *RECAL_ROUND5,
         *RECAL_ROUND6,
+        *RECAL_ROUND7,
         *largest_residuals(rows),
         "",
     ]

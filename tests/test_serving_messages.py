@@ -82,6 +82,7 @@ def _runs() -> dict[str, Callable]:
         "gguf q4_0 and q8_0": est("llama-2-7b", "RTX-4090", gpus=1, engine="llamacpp", weights="q8_0"),
         "kv short": est("llama-3.1-70b", "H100", gpus=2, weights="fp8", input_len=8000, output_len=1000, load=_conc(200)),
         "beyond context": est("llama-2-7b", "A100-80GB", gpus=1, input_len=8000, output_len=500),
+        "ROCm: constants fitted on CUDA only": est("llama-3.1-70b", "MI300X", gpus=8, weights="fp8"),
         "no compute peak": est("qwen2.5-7b", "RTX-5090", gpus=1),
         "MLA": est("deepseek-v2-lite", "H100", gpus=1),
         "sliding window": est("gemma-2-9b", "H100", gpus=1, input_len=8000, output_len=200),

@@ -47,7 +47,9 @@ from tools.serving_perf import (
 )
 from tools.serving_profiles import (
     BITS_PER_WEIGHT,
+    CALIBRATED_STACKS,
     FORMAT_FACTOR_CALIBRATED,
+    STACK_CHECKED_SLOWER,
     Engine,
     EngineScheduling,
     compute_precision,
@@ -296,6 +298,12 @@ def _caveats(model: ModelSpec, gpu: GPU, req: ServingRequest, plan: Plan, est: S
     if model.max_context and est.input_len + est.output_len > model.max_context:
         out.append(Note.of(CaveatCode.beyond_context, tokens=est.input_len + est.output_len,
                            max_context_tokens=model.max_context, model=model.name))
+    stack = gpu.stack
+    if plan.profile.calibrated and stack is not None and stack not in CALIBRATED_STACKS:
+        # the engine's constants were fitted on CUDA GPUs only (tools/serving_profiles.py CALIBRATED_STACKS); last, so
+        # that a surface showing the first few caveats keeps the quality and capacity ones
+        out.append(Note.of(CaveatCode.stack_uncalibrated, gpu=gpu.key, stack=stack.value, engine=req.engine.value,
+                           checked_slower=(stack, req.engine) in STACK_CHECKED_SLOWER))
     return out
 
 

@@ -65,6 +65,8 @@ class CaveatCode(NoteCode):
     misses_ttft = "serving.misses_ttft"  # ttft_ms, target_ms
     misses_tokens_per_user = "serving.misses_tokens_per_user"  # tokens_per_user_s, target_tok_s
     beyond_context = "serving.beyond_context"  # tokens, max_context_tokens, model
+    stack_uncalibrated = "serving.stack_uncalibrated"  # gpu, stack (SoftwareStack value), engine, checked_slower (bool:
+    # a published measurement on that stack and engine ran slower than estimated): the engine's constants were fitted on CUDA only
 
 
 class ServingError(NoteCode):

@@ -23,7 +23,7 @@ from enum import Enum
 
 from pydantic import Field
 
-from tools.domain import GPU, Precision, Strict
+from tools.domain import GPU, Precision, SoftwareStack, Strict
 
 
 class WeightFormat(str, Enum):
@@ -431,6 +431,24 @@ PROFILES: dict[Engine, EngineProfile] = {
         sources=("prior: eager PyTorch generate() launches every kernel from Python each step",),
     ),
 }
+
+
+# ---------------------------------------------------------------- software stacks the constants were fitted on
+#
+# Every measurement the efficiencies above were fitted on (the calibration files by `--calibrate` / `--calibrate-ttft`,
+# the spent rounds too by `--calibrate-moe` / `--calibrate-tp`) ran on NVIDIA GPUs under CUDA. The one published ROCm
+# source checked so far, AMD's ROCm/vllm fork `docs/dev-docker/README.md` at commit 040de12 (its Latency Measurements
+# table: vLLM 0.10.0 for ROCm, 8x MI300X, Llama-3.1 70B / 405B FP8; tests/data/serving/heldout7_rocm_vllm_dev_docker.yaml,
+# spent since round 7's one evaluation), measured every one of its 32 batch latencies above the estimate: about 4 ms
+# per decode step more than estimated on the 70B at TP 8 whatever the batch (1-64), 9-22 ms on the 405B. No mechanism
+# read from the ROCm code path accounts for it yet (benchmarks/serving.md, "Since round 7's evaluation": vLLM's custom
+# all-reduce at TP 8 on CDNA takes 6-16 µs a call for decode-sized messages, measured on MI355X in vLLM PR #39080, far
+# below 47-72 µs per layer; HIP-graph replay's cost per kernel is measured only on RDNA GPUs, ROCm/rocm-systems issue
+# #10834), so no ROCm constant is fitted on that one source; an estimate on a stack outside this set says so
+# instead (tools/serving.py `_caveats`, CaveatCode.stack_uncalibrated), and `STACK_CHECKED_SLOWER` names the (stack,
+# engine) pairs where a published measurement showed the estimate too fast (that page is vLLM's only).
+CALIBRATED_STACKS: frozenset[SoftwareStack] = frozenset({SoftwareStack.cuda})
+STACK_CHECKED_SLOWER: frozenset[tuple[SoftwareStack, Engine]] = frozenset({(SoftwareStack.rocm, Engine.vllm)})
 
 
 # ---------------------------------------------------------------- quality cost of quantisation

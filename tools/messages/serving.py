@@ -92,6 +92,24 @@ def _moe(p: dict[str, Any], f: Formatter) -> str:
             f"are read{tail}")
 
 
+STACK_NAME = {"cuda": "CUDA", "rocm": "ROCm", "cann": "CANN"}
+
+
+def _stack(p: dict[str, Any], f: Formatter) -> str:
+    """An estimate on a software stack the engine's constants were not fitted on (CaveatCode.stack_uncalibrated)."""
+    stack = STACK_NAME.get(str(p["stack"]), str(p["stack"]))
+    engine = ENGINE.get(str(p["engine"]), str(p["engine"]))
+    if f.zh:
+        tail = ("；在已核对的 `" + stack + "` 公开实测中，解码都比估算慢，请把这里的速度视为偏乐观"
+                if p.get("checked_slower") else "；请把这里的速度当作未经验证的估算")
+        return (f"{engine} 的效率常数只用 NVIDIA GPU（CUDA）上的实测拟合过，{p['gpu']} 使用 `{stack}` 软件栈，"
+                f"没有一条拟合数据覆盖它{tail}")
+    tail = ("; on the published " + stack + " measurements checked, decoding was slower than estimated: read these "
+            "speeds as optimistic" if p.get("checked_slower") else ": read these speeds as unvalidated")
+    return (f"{engine}'s efficiency constants were fitted on measurements from NVIDIA GPUs (CUDA) only; {p['gpu']} runs "
+            f"the {stack} software stack, which none of them covers{tail}")
+
+
 def _peak(p: dict[str, Any], f: Formatter) -> str:
     if f.zh:
         tail = "（默认值）" if p.get("default") else ""
@@ -303,6 +321,7 @@ MESSAGES: dict = {
                             "首 token 延迟 {ttft_ms:ms}，未达到 {target_ms:ms} 的目标"),
     "serving.misses_tokens_per_user": ("each user sees {tokens_per_user_s:tok_s}, under the {target_tok_s:tok_s} target",
                                        "每个用户 {tokens_per_user_s:tok_s}，低于 {target_tok_s:tok_s} 的目标"),
+    "serving.stack_uncalibrated": (_stack, _stack),
     "serving.beyond_context": ("{tokens:int} tokens per request is more than {model}'s {max_context_tokens:int}-token context",
                                "每个请求 {tokens:int} token，超过 {model} 的 {max_context_tokens:int} token 上下文"),
     # ---- errors (chat form; `.cli` names the flags)
