@@ -224,6 +224,8 @@ RUNS: dict[str, Callable[[Env], Any]] = {
     "profiled model, inference": _vram("sdxl"),
     "profiled model, training": _vram("sdxl", mode="full"),
     "vision transformer, checkpointed training": _vram("vit-b-16", mode="full", checkpointing="full"),
+    "vision transformer with a model EMA": _vram("vit-b-16", mode="full", precision="fp16", autocast=True,
+                                                 flash_attention=False, model_ema=True),
     "shape missing in the catalog": _vram(lambda env: _no_shape_model()),
     "shape from a bare count": _vram(lambda env: model_from_params(13e9)),
     "context over the model's": _vram("llama-2-7b", seq_len=8192),

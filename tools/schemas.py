@@ -121,6 +121,9 @@ class VramRequest(Strict):
                                    "output.float(): one fp32 copy of the 16-bit logits, softmax computed and saved in "
                                    "place in it (6 B per logit at the peak, split over TP ranks). False: a full-vocabulary "
                                    "loss as logits_upcast / the family's HF implementation say, or chunked_loss")
+    model_ema: bool = Field(
+        default=False, description="full training keeps a model EMA on the GPU (timm ModelEma, DeiT's --model-ema): one "
+                                   "more copy of the weights in the model's dtype. False: no EMA, or one kept on the CPU")
 
     @model_validator(mode="after")
     def _check(self) -> "VramRequest":

@@ -57,8 +57,9 @@ fp32 copy of the logits (`vocab_parallel_loss`). Under torch FSDP with CPU offlo
 GPU until backward ends, in the post-backward stream's pool (`_offload_grad_staging`); PEFT's k-bit preparation
 leaves the LM head in fp32, so without autocast its logits are fp32 (`head_fp32`). A vision transformer's training
 activations are counted block by block, each saved tensor in its own dtype (`_vit_token_bytes`), not taken from the
-catalog's measured profile. Every constant is commented where it is used and every default that was assumed is listed
-in `VramEstimate.assumptions`.
+catalog's measured profile; without a fused attention kernel its scores are an explicit softmax, fp32 under autocast
+(`_vit_explicit_attention_bytes`), and a model EMA kept on the GPU counts once stated (`_model_ema`). Every constant is
+commented where it is used and every default that was assumed is listed in `VramEstimate.assumptions`.
 """
 
 from __future__ import annotations
@@ -265,6 +266,12 @@ def weight_bytes_per_param(precision: Precision, mode: Mode = Mode.inference) ->
 
 def _is_quantised(p: Precision) -> bool:
     return p in (Precision.fp8, Precision.int8, Precision.int4, Precision.nf4)
+
+
+def _model_ema(req: VramRequest) -> bool:
+    """A model EMA kept on the GPU, as `VramRequest.model_ema` states (a field asked of tools/schemas.py this round;
+    off until then): full training and pre-training only."""
+    return req.model_ema and req.mode in (Mode.full, Mode.pretrain)
 
 
 def _kbit_upcasts(req: VramRequest, p: Precision) -> bool:
@@ -645,6 +652,15 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
             # Transformer Engine keeps an fp8 copy (and transpose) of each weight for the GEMMs
             acc.add(Component.fp8_copies, n * 1 / mp / shard_param, Precision.fp8)
             acc.say(VramCode.fp8_training)
+        if _model_ema(req):
+            # A model EMA on the GPU (timm 0.3.2 timm/utils/model_ema.py ModelEma: `self.ema = deepcopy(model)`, moved
+            # to `device` only when one is given; DeiT main.py builds it with device='cpu' only under
+            # --model-ema-force-cpu, so with --model-ema, on by default, it stays on the model's GPU) holds every weight
+            # once more in the model's own dtype (fp32 under AMP and fp32 training, 16-bit for a 16-bit model), updated
+            # in place after each step and never sharded: a plain module beside the wrapped one.
+            ema_precision = Precision.fp32 if (fp32 or not (pure_half or half_model or deepspeed)) else half
+            acc.add(Component.ema_weights, n * (4.0 if ema_precision == Precision.fp32 else 2.0) / mp, ema_precision)
+            acc.say(VramCode.model_ema, params=n, precision=ema_precision)
 
     if offload:
         acc.say(VramCode.cpu_offload, params_too=params_gathered, fsdp=sh == Sharding.fsdp)
@@ -1035,7 +1051,7 @@ def _vit_activations(s: Shape, seq: int, b: int, ckpt: Checkpointing, tp: int, f
         acc.add(Component.activations, per_block * s.layers + final_norm, act)
     acc.say(VramCode.vit_blocks, bytes_per_token=round(per_block / tokens), layers=s.layers, tokens=seq,
             checkpointed=ckpt == Checkpointing.full, attention="flash" if flash and reg.compute != FP32
-            else "mem_efficient" if flash else "math")
+            else "mem_efficient" if flash else "explicit")
 
 
 def _vit_token_bytes(s: Shape, reg: _Regime, tp: int, flash: bool, seq: int) -> float:
@@ -1060,20 +1076,48 @@ def _vit_token_bytes(s: Shape, reg: _Regime, tp: int, flash: bool, seq: int) -> 
     torch::empty_like(q_padded)`), so the permute is already contiguous and out_proj saves a view of the attention
     output; the memory-efficient kernel, which runs fp32, allocates it batch-major (attention.cu
     `_efficient_attention_forward`: `at::empty({B, M, num_heads, Kv})`), so the permute copies (+1 tensor of q_dim);
-    the math backend (`flash_attention: false`) also keeps the scaled query and the softmax output, heads·s per token
-    in the compute dtype. Checked against the block rebuilt from torch.nn on the CPU (tests/test_vram_vit.py)."""
+    `flash_attention: false` is explicit attention (`_vit_explicit_attention_bytes`). Checked against the block rebuilt
+    from torch.nn on the CPU (tests/test_vram_vit.py)."""
     h, i = s.hidden, s.intermediate
     q_dim = s.heads * s.head_dim
     c = reg.compute
-    flash_kernel = flash and c != FP32  # FlashAttention needs fp16/bf16; fp32 takes the memory-efficient kernel
-    attention = 3 * c * q_dim + c * q_dim + FP32 * s.heads  # q, k, v; the output; the log-sum-exp per head
-    if not flash_kernel:
-        attention += c * q_dim  # out_proj's input: the permuted copy of a batch-major output
-    if not flash:
-        attention += c * q_dim + c * s.heads * seq  # the math backend: the scaled query and the softmax output
+    if flash:
+        flash_kernel = c != FP32  # FlashAttention needs fp16/bf16; fp32 takes the memory-efficient kernel
+        attention = 3 * c * q_dim + c * q_dim + FP32 * s.heads  # q, k, v; the output; the log-sum-exp per head
+        if not flash_kernel:
+            attention += c * q_dim  # out_proj's input: the permuted copy of a batch-major output
+    else:
+        attention = _vit_explicit_attention_bytes(s, reg, seq)
     replicated = reg.stream * h + c * h + reg.stream * h + c * h  # ln_1 in, in_proj in, ln_2 in, fc1 in
     norm_stats = 2 * 2 * FP32  # each LayerNorm's fp32 mean and rstd per token
     return replicated + norm_stats + (attention + 2 * c * i) / tp
+
+
+def _vit_explicit_attention_bytes(s: Shape, reg: _Regime, seq: int) -> float:
+    """Bytes per token the attention of a vision-transformer block keeps when it computes the scores explicitly
+    (`flash_attention: false`): timm's `Attention` before `fused_attn` existed (timm 0.3.2, the DeiT/Mesa rows'
+    version, timm/models/vision_transformer.py `Attention.forward`: `qkv = self.qkv(x).reshape(B, N, 3, H, C // H)
+    .permute(2, 0, 3, 1, 4)`, `attn = (q @ k.transpose(-2, -1)) * self.scale`, `attn.softmax(dim=-1)`, `attn_drop`
+    (p 0.0), `(attn @ v).transpose(1, 2).reshape(B, N, C)`, `proj`; HubHop/deit-mesa c5551a8 models.py, the Mesa rows'
+    code, scales q before its first matmul, the same tensors), and torch 1.x's
+    `F.multi_head_attention_forward` (`bmm(q, k.transpose(1, 2))`, `softmax`, `dropout`, `bmm(weights, v)`: the path
+    nn.MultiheadAttention takes when it returns the weights, as mmcv's MultiheadAttention asks in the mmsegmentation
+    rows). The matmuls save contiguous copies of q, k and v (the permuted views are reshaped into bmm's batch), the
+    out-projection saves the transposed output's copy: 4 q-sized tensors, no log-sum-exp and no kernel output. Per score
+    element (heads × seq per token): the softmax output, which softmax's backward and the second matmul both read; its
+    dtype is fp32 under torch autocast, where softmax is on the fp32 list and its 16-bit input is upcast ("CUDA Ops that
+    can autocast to float32": softmax, in torch 1.6's autocast and since; the matmuls are on the 16-bit list), and then
+    the second matmul keeps its own 16-bit cast of it (4 + 2 B); in fp32 and pure 16-bit training the output is in the
+    compute dtype (4, or 2 B) and is itself the matmul's input. Measured on the CPU through saved_tensors_hooks
+    (tests/test_vram_vit.py: 64h + 4 B per score in fp32, 32h + 2 in bf16; CPU autocast keeps softmax in bf16, so the
+    CUDA autocast case is the fp32 list's reading). torch 2.x's nn.MultiheadAttention with need_weights=True keeps one
+    more q-sized tensor (68h in fp32, measured the same way), and SDPA's math backend two more (72h): neither is told
+    apart by the request."""
+    q_dim = s.heads * s.head_dim
+    c = reg.compute
+    soft = FP32 if (reg.cast_per_linear or c == FP32) else c  # softmax's output dtype (fp32 list under autocast)
+    cast = c if soft != c else 0  # the second matmul's 16-bit cast of an fp32 softmax output
+    return 4 * c * q_dim + (soft + cast) * s.heads * seq
 
 
 def _ac_option(req: VramRequest) -> "str | int | None":

@@ -36,6 +36,7 @@ class Component(str, Enum):
     optimizer_step = "optimizer_step"  # foreach Adam's step buffer beyond what the step frees (activations, logits)
     grad_shards_staged = "grad_shards_staged"  # FSDP CPU offload: gradient shards on the GPU until backward ends,
     # beyond what the loss's moment holds
+    ema_weights = "ema_weights"  # model EMA: a copy of the weights kept on the GPU (timm ModelEma)
     fragmentation = "fragmentation"  # caching-allocator slack
     cuda_context = "cuda_context"  # CUDA context + framework
 
@@ -113,7 +114,9 @@ class VramCode(NoteCode):
     sac_layers = "vram.sac_layers"  # every (N), checkpointed_layers, layers, framework ("torchtitan")
     recompute_after_loss = "vram.recompute_after_loss"  # loss_larger (bool: the loss buffers are the larger of the two)
     vit_blocks = "vram.vit_blocks"  # bytes_per_token (one block), layers, tokens (per image), checkpointed (bool),
-    # attention ("flash" | "mem_efficient" | "math": the SDPA backend the dtype and request imply)
+    # attention ("flash" | "mem_efficient": the SDPA backend the dtype implies; "explicit": flash_attention false, the
+    # scores materialised by an explicit softmax)
+    model_ema = "vram.model_ema"  # params (the copied weights), precision (the copy's dtype)
 
 
 class FormulaCode(NoteCode):

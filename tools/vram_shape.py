@@ -1,7 +1,10 @@
 """Model shape arithmetic the memory and time estimators share.
 
 * `model_from_params`: a standard decoder shape for a bare parameter count
-  ("a 13B model"), interpolated between published Llama shapes.
+  ("a 13B model"), interpolated between published Llama shapes; with `kind=vision`
+  a vision transformer's ("a 22M-param ViT"), between published ViT/DeiT shapes.
+* `family_kind`: the model kind a published family implies (a ViT family is a vision model).
+* `vit_tokens`: the tokens a ViT sees per image (patches + class token).
 * `shape_of`: the numbers the formulas need (layers, hidden, heads, KV heads,
   head_dim, intermediate, vocab), falling back to the assumed shape when the
   catalog entry lacks them.
@@ -70,16 +73,19 @@ def _interp_shape(params: float) -> tuple[int, int]:
     return max(MIN_LAYERS, int(math.floor(layers))), max(MIN_HIDDEN, int(math.floor(hidden / 128.0)) * 128)
 
 
-def model_from_params(params: float, name: str | None = None) -> ModelSpec:
-    """A standard decoder for a bare parameter count, with `assumed_shape=True`.
+def model_from_params(params: float, name: str | None = None, kind: ModelKind = ModelKind.decoder) -> ModelSpec:
+    """A standard model for a bare parameter count, with `assumed_shape=True`.
 
-    Layers and hidden size interpolate published Llama/GPT-3 shapes (see
+    A decoder (the default): layers and hidden size interpolate published Llama/GPT-3 shapes (see
     SHAPE_ANCHORS); attention is GQA with 8 KV heads of width 128 (the
     Llama 3 / Mistral / Qwen2.5 design), vocabulary 32,000 with untied
     embeddings, and a SwiGLU MLP whose width makes the total equal `params`.
+    `kind=ModelKind.vision`: a vision transformer (`_vit_from_params`: published ViT/DeiT shapes).
     """
     if not (isinstance(params, (int, float)) and math.isfinite(params) and params > 0):
         raise InputError(Note.of(ErrorCode.params_not_positive, value=repr(params)))
+    if kind == ModelKind.vision:
+        return _vit_from_params(float(params), name)
     layers, hidden = _interp_shape(params)
     heads = max(1, hidden // ASSUMED_HEAD_DIM)
     kv_heads = min(heads, ASSUMED_KV_HEADS)
@@ -109,7 +115,52 @@ def model_from_params(params: float, name: str | None = None) -> ModelSpec:
     )
 
 
+# Published vision-transformer shapes (params with the 1000-class head, layers, width), interpolated in log(params) for
+# a bare count ("a 22M-param ViT"): DeiT-Ti/S/B (Touvron et al. 2021, "Training data-efficient image transformers",
+# Table 1: 5M/22M/86M, widths 192/384/768, 12 layers, 3/6/12 heads) and ViT-L/H (Dosovitskiy et al. 2021, Table 1:
+# 24 layers x 1024 and 32 x 1280, 307M/632M); every one has 64-wide heads and an MLP of 4 x width.
+VIT_ANCHORS: tuple[tuple[float, int, int], ...] = (
+    (5.7e6, 12, 192),
+    (22.0e6, 12, 384),
+    (86.6e6, 12, 768),
+    (304.3e6, 24, 1024),
+    (632.0e6, 32, 1280),
+)
+VIT_HEAD_DIM = 64  # DeiT and ViT: width / heads = 64 for every published size above
+VIT_MLP_RATIO = 4  # timm/torchvision VisionTransformer mlp_ratio 4
+VIT_CLASSES = 1000  # ImageNet-1k head
+VIT_PATCH = 16  # ViT-*/16, DeiT-*/16: the usual patch size
+
+
+def _vit_from_params(params: float, name: str | None) -> ModelSpec:
+    """A vision transformer for a bare parameter count: layers and width log-linear between `VIT_ANCHORS` (the end
+    segments extrapolated), width rounded down to whole 64-wide heads (at least one), MLP 4 x width."""
+    logs = [math.log(p) for p, _, _ in VIT_ANCHORS]
+    x = math.log(params)
+    i = 0 if x <= logs[0] else len(logs) - 2 if x >= logs[-1] else max(j for j in range(len(logs) - 1) if logs[j] <= x)
+    (_, l0, h0), (_, l1, h1) = VIT_ANCHORS[i], VIT_ANCHORS[i + 1]
+    t = (x - logs[i]) / (logs[i + 1] - logs[i])
+    layers = max(1, int(math.floor(l0 + t * (l1 - l0))))
+    hidden = max(VIT_HEAD_DIM, int(math.floor((h0 + t * (h1 - h0)) / VIT_HEAD_DIM)) * VIT_HEAD_DIM)
+    label = name or _params_label(params)
+    return ModelSpec(
+        key=label, name=label, family="vit", kind=ModelKind.vision, params=float(params), num_layers=layers,
+        hidden_size=hidden, num_attention_heads=hidden // VIT_HEAD_DIM, num_kv_heads=hidden // VIT_HEAD_DIM,
+        head_dim=VIT_HEAD_DIM, intermediate_size=VIT_MLP_RATIO * hidden, vocab_size=VIT_CLASSES, assumed_shape=True,
+        source="assumed: vision transformer interpolated from published shapes (DeiT Table 1; ViT Table 1)",
+    )
+
+
+def vit_tokens(image_size: int, patch_size: int = VIT_PATCH) -> int:
+    """Tokens a ViT sees per square image: (image_size // patch_size)² patches + the class token (timm/torchvision
+    PatchEmbed: a stride-`patch_size` convolution; 224 px at /16 = 196 + 1 = 197). Both sizes are positive pixels."""
+    return (image_size // patch_size) ** 2 + 1
+
+
 def shape_assumption(model: ModelSpec) -> Note:
+    if model.kind == ModelKind.vision:
+        return Note.of(VramCode.shape_assumed, model=model.name, params=model.params, layers=model.num_layers,
+                       hidden=model.hidden_size, heads=model.num_attention_heads, vision=True)
     return Note.of(
         VramCode.shape_assumed, model=model.name, params=model.params, layers=model.num_layers, hidden=model.hidden_size,
         heads=model.num_attention_heads, kv_heads=model.num_kv_heads, vocab=model.vocab_size,
@@ -169,7 +220,7 @@ def shape_of(model: ModelSpec) -> Shape:
         if implied > 0 and layers * 3 * hidden * inter * experts > 1.2 * model.params:
             inter = max(1, int(round(implied)))
     active = (model.moe_active_experts or 1) if model.moe_experts else 1
-    if model.assumed_shape or base is not None:
+    if (model.assumed_shape and model.kind != ModelKind.vision) or base is not None:
         # the assumed decoder is SwiGLU with untied embeddings by construction
         return Shape(layers, hidden, heads, kv_heads, head_dim, inter, vocab, True, False, experts, active, True)
     enc_dec = model.kind == ModelKind.encoder_decoder
@@ -256,6 +307,13 @@ def layer_style(model: ModelSpec) -> LayerStyle:
 # multi-head self-attention over patches + class token, a GELU MLP of width 4h, no dropout by default. Their saved
 # tensors are counted block by block (tools/vram.py `_vit_token_bytes`), not from the catalog's measured profile.
 _VISION_TRANSFORMERS = {"vit"}
+
+
+def family_kind(family: str) -> ModelKind:
+    """The kind of model a published family name implies: a vision-transformer family (`_VISION_TRANSFORMERS`: its
+    blocks run over image patches, its head over the class token) is a vision model; every other family a decoder, the
+    kind a bare shape has always been read as."""
+    return ModelKind.vision if family.lower() in _VISION_TRANSFORMERS else ModelKind.decoder
 
 
 def is_vision_transformer(model: ModelSpec) -> bool:

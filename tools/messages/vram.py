@@ -53,6 +53,7 @@ COMPONENTS = {
                                            "activations", "多张量实现的 AdamW，超出已释放激活值的部分"),
     "component.grad_shards_staged": _component("gradient shards", "梯度分片", "FSDP CPU offload, held until backward "
                                                "ends", "FSDP CPU offload，保留到反向传播结束"),
+    "component.ema_weights": _component("EMA weights", "指数滑动平均权重", "model EMA copy", "模型副本"),
     "component.fragmentation": _component("allocator fragmentation", "显存分配器碎片"),
     "component.cuda_context": _component("CUDA context + framework", "CUDA 上下文 + 框架"),
 }
@@ -235,10 +236,16 @@ ASSUMPTIONS = {
                                     "假设 batch size 为 {batch_size}（每卡 micro-batch）"),
     "vram.batch_default_inference": ("batch size {batch_size} assumed (one sequence)", "假设 batch size 为 {batch_size}（单条序列）"),
     "vram.shape_assumed": (
-        "{model}: shape assumed from the parameter count ({layers} layers, hidden {hidden}, {heads} heads, "
-        "GQA {kv_heads} KV heads, vocab {vocab}), interpolated from published Llama shapes",
-        "{model}：结构按参数量推断（{layers} 层，隐藏维度 {hidden}，{heads} 个注意力头，GQA {kv_heads} 个 KV 头，"
-        "词表 {vocab}），由已公开的 Llama 结构插值得到",
+        lambda p, f: f"{p['model']}: vision-transformer shape assumed from the parameter count ({p['layers']} layers, "
+        f"width {p['hidden']}, {p['heads']} heads, MLP 4 x width), interpolated from published DeiT/ViT shapes"
+        if p.get("vision") else
+        f"{p['model']}: shape assumed from the parameter count ({p['layers']} layers, hidden {p['hidden']}, "
+        f"{p['heads']} heads, GQA {p['kv_heads']} KV heads, vocab {p['vocab']}), interpolated from published Llama shapes",
+        lambda p, f: f"{p['model']}：视觉 Transformer 结构按参数量推断（{p['layers']} 层，宽度 {p['hidden']}，"
+        f"{p['heads']} 个注意力头，MLP 为宽度的 4 倍），由已公开的 DeiT/ViT 结构插值得到"
+        if p.get("vision") else
+        f"{p['model']}：结构按参数量推断（{p['layers']} 层，隐藏维度 {p['hidden']}，{p['heads']} 个注意力头，"
+        f"GQA {p['kv_heads']} 个 KV 头，词表 {p['vocab']}），由已公开的 Llama 结构插值得到",
     ),
     "vram.shape_missing": ("{model}: layer count/hidden size missing in the catalog; a standard decoder shape was assumed",
                            "{model}：目录中缺少层数/隐藏维度，按标准解码器结构估算"),
@@ -410,6 +417,12 @@ ASSUMPTIONS = {
         f"{_VIT_KERNEL_ZH[p['attention']]}）"
         + ("；使用梯度检查点时每个编码层只保留输入，每次重算一层" if p.get("checkpointed") else ""),
     ),
+    "vram.model_ema": (
+        lambda p, f: f"model EMA on the GPU (timm's ModelEma, on by default in DeiT's recipe): one more copy of the "
+        f"{p['params']:,.0f} weights in {p['precision']}, updated after every step",
+        lambda p, f: f"GPU 上保留模型权重的指数滑动平均（视觉 Transformer 训练方案默认开启）：再保留一份 "
+        f"{p['params']:,.0f} 个权重的 {p['precision']} 副本，每步更新",
+    ),
     "vram.autocast_stated": (
         lambda p, f: "torch autocast around the forward and the loss, as stated (HF Trainer bf16/fp16=True): the loss "
         "runs in fp32" if p.get("autocast") else "no torch autocast, as stated (a plain training loop)",
@@ -436,8 +449,10 @@ def _activations(zh: bool):
     return render
 
 
-_VIT_KERNEL_EN = {"flash": "FlashAttention", "mem_efficient": "memory-efficient (fp32)", "math": "math, scores kept"}
-_VIT_KERNEL_ZH = {"flash": "FlashAttention", "mem_efficient": "省显存算子（fp32）", "math": "朴素算子，保留注意力分数"}
+_VIT_KERNEL_EN = {"flash": "FlashAttention", "mem_efficient": "memory-efficient (fp32)",
+                  "explicit": "explicit softmax, scores kept (fp32 under autocast)"}
+_VIT_KERNEL_ZH = {"flash": "FlashAttention", "mem_efficient": "省显存算子（fp32）",
+                  "explicit": "显式计算注意力，保留归一化后的分数（autocast 下为 fp32）"}
 
 
 FORMULAS = {
