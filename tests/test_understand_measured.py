@@ -32,6 +32,9 @@ CASES = [
     # a deployment's measured speed
     ("vllm serving qwen2.5-14b on an L40S gives 9 tok/s, is that expected?", Frame.serving),
     ("用vllm部署qwen2.5-32b推理，每个请求要20秒才返回，这正常吗", Frame.serving),
+    # however it is asked (session 8: every such turn in dev and the spent splits is labelled serving)
+    ("serving qwen2.5-7b with vllm on an L4 and it crawls at 3 tok/s. what gives?", Frame.serving),
+    ("用vllm部署qwen2.5-14b，每个请求要15秒才出来，这是为啥", Frame.serving),
     # not this family
     ("lora on llama-3-8b OOMs after 3 hours on my 4090, is that normal?", None),  # a failure to explain
     ("qwen2.5-7b lora at 20GB of vram on a 3090, is that normal?", None),  # a memory figure

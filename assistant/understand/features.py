@@ -14,7 +14,7 @@ from assistant.understand.state import ConversationState
 
 FRAMES = [f for f in Frame]
 CUES = ["feasibility", "memory", "recommend", "time", "deadline", "cost", "serving", "spec", "compare", "filter",
-        "guidance", "chitchat", "howmany", "cheapest", "offtopic", "pasted_only", "troubleshoot", "howto"]
+        "guidance", "chitchat", "howmany", "cheapest", "offtopic", "pasted_only", "troubleshoot", "howto", "normal", "method"]
 SLOTS = ["model", "model_name", "params", "mode", "precision", "gpus", "gpu_count", "available_gib", "features",
          "min_memory_gb", "budget", "billing", "hours", "hours_per_day", "deadline", "region", "providers", "instance",
          "concurrency", "users", "requests_per_day", "request_rate", "input_len", "output_len", "ttft_ms",
@@ -22,7 +22,8 @@ SLOTS = ["model", "model_name", "params", "mode", "precision", "gpus", "gpu_coun
 MODES = ["inference", "full", "lora", "qlora", "pretrain", "finetune"]
 EXTRA = ["topic_switch", "oom", "two_gpus", "elliptical", "short", "question_mark", "in_domain", "training_words", "workload_in_state",
          "hardware_in_state", "turn_gt_0", "zh", "task_words", "long_text", "unknown_gpu", "unknown_model", "pasted",
-         "inference_and_load", "hardware_and_workload", "domain_weak", "domain_strong", "bias"]
+         "inference_and_load", "hardware_and_workload", "domain_weak", "domain_strong", "setup_known", "calc_question",
+         "setup_calc_no_why", "bias"]
 HASH_BUCKETS = 4096  # character 1-3-grams of the turn's own words, hashed (language-agnostic bag of words)
 FEATURE_NAMES = (
     [f"cue:{c}" for c in CUES]
@@ -40,6 +41,25 @@ import re as _re
 
 _OOM = _re.compile(r"\boom\b|out of memory|cuda out of mem|爆显存|显存不足|显存不够|OutOfMemory", _re.I)
 LOAD = ("concurrency", "users", "requests_per_day", "request_rate", "ttft_ms", "tokens_per_s_per_user")
+# Cue families of a question a calculator answers (a fit, memory, a time, a price, a deployment's figures, a property,
+# a count); and those of one it cannot (why it fails, how to do it, which method to use)
+CALC_CUES = frozenset({"feasibility", "memory", "time", "deadline", "cost", "serving", "spec", "howmany", "normal"})
+# those that ask for the figure itself: "显存" or "is this normal" alone also come with reports of a failure
+ASKING_CALC_CUES = frozenset({"feasibility", "time", "deadline", "cost", "serving", "spec", "howmany"})
+ADVICE_CUES = frozenset({"troubleshoot", "howto", "method"})
+
+
+def setup_known(r: Reading, state: ConversationState) -> bool:
+    """A workload (a model or a size) and hardware (a GPU, memory or an instance), in this turn or in force."""
+    u = r.update
+    workload = bool(u.model or u.params or u.model_name) or state.has("model") or state.has("params") or state.has("model_name")
+    hardware = bool(u.gpus or u.available_gib or u.instance) or state.has("gpus") or state.has("available_gib") or state.has("instance")
+    return workload and hardware
+
+
+def asks_calculator(r: Reading) -> bool:
+    """The asking sentence asks what a calculator answers, and nothing only advice can answer."""
+    return bool(r.question_cues & ASKING_CALC_CUES) and not r.question_cues & ADVICE_CUES
 
 
 def featurize(r: Reading, state: ConversationState, knn: dict[Frame, float] | None) -> np.ndarray:
@@ -87,6 +107,10 @@ def featurize(r: Reading, state: ConversationState, knn: dict[Frame, float] | No
     state_mode = mode or getattr(state.get("mode"), "value", state.get("mode"))
     on("inference_and_load", float(state_mode == "inference" and any(s in stated for s in LOAD)))
     on("hardware_and_workload", float(bool(r.update.gpus or r.update.available_gib) and bool(r.update.model or r.update.params)))
+    known = setup_known(r, state)
+    on("setup_known", float(known))
+    on("calc_question", float(bool(r.question_cues & CALC_CUES)))
+    on("setup_calc_no_why", float(known and asks_calculator(r)))
     on("domain_weak", float(r.domain_evidence == 1))
     on("domain_strong", float(r.domain_evidence >= 3))
     on("topic_switch", float(r.topic_switch))

@@ -85,7 +85,7 @@ def _other_use(f: Facts) -> bool:
 
 # Cue families that ask something of their own: a turn with one of these is not a bare constraint change
 ASKING_CUES = frozenset({"feasibility", "memory", "recommend", "time", "deadline", "cost", "serving", "spec", "compare", "filter",
-                         "guidance", "troubleshoot", "chitchat", "offtopic"})
+                         "guidance", "troubleshoot", "normal", "method", "chitchat", "offtopic"})
 WORKLOAD_SLOTS = frozenset({"model", "params", "model_name"})
 
 
@@ -153,17 +153,25 @@ _ASKS_IF_NORMAL = re.compile(r"\bnormal\b|\bexpected\b|is (?:that|this|it) (?:re
 
 
 def _measured_question(r: Reading, f: Facts) -> Frame | None:
-    """A measured figure of the user's own run with the question whether it is normal: the frame of that figure."""
+    """A measured figure of the user's own run: a deployment's speed however asked, a training time asked whether
+    it is normal — the frame of that figure."""
     own = r.split.own
-    if not _ASKS_IF_NORMAL.search(own) or f.gpus >= 2 or f.has("memory") or _FAILED.search(own):
+    if f.gpus >= 2 or f.has("memory") or _FAILED.search(own):
         return None  # two GPUs measured side by side, or memory / a failure asked about: not this figure
     if (f.inference or "engine" in f.stated or f.has("serving")) and not f.training and _MEASURED_SPEED.search(own):
+        # a deployment's measured speed is a serving question however it is asked ("crawls at ~6 tok/s, what gives?",
+        # "响应要十几秒，这是为啥"): the answer is the estimate to compare it with (README, session 7)
         return Frame.serving
+    if not _ASKS_IF_NORMAL.search(own):
+        return None
     if f.training and not f.inference and f.workload and _MEASURED_TIME.search(own) and not _MEASURED_SPEED.search(own):
         return Frame.train_time
     return None
 
 
+# question families that make a property word part of another question: how to, which method, side by side, which
+# GPUs have it, what to rent, a price (a failure around it does not: "报错了，A100 是不是不支持 fp8" asks the property)
+NOT_A_PROPERTY_QUESTION = frozenset({"howto", "method", "compare", "filter", "recommend", "cost"})
 FAST_CONFIDENT = 0.85  # the model without the k-NN feature decides alone above this probability
 LOW_CONFIDENCE = 0.40  # below this, a stated workload still gets a calculation
 UNSURE = 0.60  # below this, a how/why question with nothing to compute is guidance
@@ -222,8 +230,13 @@ class FrameDecider:
                 # "llama-3-8b on an h100 in vllm - how big is the kv cache pool?": a deployment's own figure, asked for
                 # with nothing to explain — compute it
                 return FrameDecision(Frame.serving, p, "unsure: a stated deployment's figure, nothing to explain")
+            if (frame != Frame.spec and f.gpus == 1 and not f.workload and r.update.mode is None
+                    and ("features" in f.stated or "spec" in r.question_cues) and not r.question_cues & NOT_A_PROPERTY_QUESTION):
+                # one GPU and a property of it (FP8, NVLink, bandwidth, 显存多大, 支不支持), no workload to fit: a spec
+                # ("do those cards support nvlink bridging?", "V100 是不是不支持 bf16"), whatever the failure around it
+                return FrameDecision(Frame.spec, p, "one GPU's property, no workload")
             if frame == Frame.guidance and (measured := _measured_question(r, f)) is not None:
-                return FrameDecision(measured, p, "a measured figure of the user's run, asked whether it is normal")
+                return FrameDecision(measured, p, "a measured figure of the user's run (a deployment's speed, a training time asked if normal)")
             if frame == Frame.serving and r.update.mode is not None and r.update.mode.value in TRAINING_MODE_VALUES:
                 # "can I lora qwen2.5-7b on my 4090 with 50M tokens?" right after a serving question: serving is
                 # inference, and this turn states a training mode — the earlier frame does not carry over

@@ -470,8 +470,15 @@ DURATION_UNITS = [
     (r"(?:months?|个月|月(?!份))", 730.0),
 ]
 MONTH_FACTOR = 730.0
-_DURATION = [(re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*{unit}", re.I), f) for unit, f in DURATION_UNITS]
-_A_DURATION = re.compile(r"(?:\ba|\ban|one)\s+(hour|day|week|month)\b", re.I)
+# "100 hours", "a 2-week run", "3-day job": the unit may be hyphenated to its number
+_DURATION = [(re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*-?\s*{unit}", re.I), f) for unit, f in DURATION_UNITS]
+_A_DURATION = re.compile(r"(?:\ba|\ban|one)\s+(?:whole\s+|full\s+|entire\s+|single\s+)?(hour|day|week|month)\b", re.I)
+# "a fortnight" is two weeks; "半天" half a day (the README: 12 hours), not "等了半天" after a verb of waiting
+_FORTNIGHT = re.compile(r"\b(?:a|one)\s+fortnight\b|\bfortnight\b", re.I)
+_HALF_DAY = re.compile(r"(?<![\d一二三四五六七八九十两等了])半天")
+# "一天多少钱", "多少一小时": one unit priced is the price's period, not a usage to price
+_PERIOD_PRICED_AFTER = re.compile(r"^\s*(?:要|得|大概|大约)?\s*(?:多少钱|多少|什么价|啥价|的价格|价格|费用|how much|costs?\b|price)", re.I)
+_PERIOD_PRICED_BEFORE = re.compile(r"(?:多少钱?|什么价|啥价|per|a|an|every|each|/)\s*$", re.I)
 _MONEY_BEFORE = re.compile(r"(?:bucks?|dollars?|usd|rmb|cny|yuan|元|块|刀|[$¥￥]\s*[\d.,]+\s*[kKwW万]?)\s*$", re.I)
 _WITHIN = re.compile(r"(?:within|in|under|less than|no more than|by|before|不超过|少于|要在|得在|需要在|给(?:我们|我|了)?|只有|只给|(?:we|i)(?: only)? have|have only|got)\s*(?:the next\s*|only\s*)?$", re.I)
 _WITHIN_AFTER = re.compile(r"^\s*(?:内|之内|以内|以里|前|之前|里)(?:训完|跑完|完成|搞定|出结果|结束)?|^\s*(?:训完|跑完|完成|搞定|出结果)|^\s*的?时间"
@@ -555,6 +562,7 @@ def time_slots(t: str, training: bool) -> TimeReading:
     # "an hour" is one hour, except after money ("ten bucks an hour", "$2 an hour"): that is a rate
     text = _A_DURATION.sub(lambda mm: mm.group(0) if _MONEY_BEFORE.search(t[max(0, mm.start() - 14) : mm.start()])
                            else f"1 {mm.group(1)}", t)
+    text = _HALF_DAY.sub("12小时", _FORTNIGHT.sub("2 weeks", text))
     for pattern, factor in _DURATION:
         for m in pattern.finditer(text):
             if per_day_span and per_day_span[0] <= m.start() < per_day_span[1]:
@@ -573,6 +581,9 @@ def time_slots(t: str, training: bool) -> TimeReading:
                 continue
             if re.search(r"(?:每天|一天|每日|a day|per day)\s*$", before):
                 continue
+            if v == 1 and (_PERIOD_PRICED_AFTER.match(after) or _PERIOD_PRICED_BEFORE.search(before)) and not re.search(
+                    r"(?:for|跑|用|租|rent|run|use)\s*(?:a|an|about|around|~|约|大概|上|了)?\s*$", before, re.I):
+                continue  # "A800 一天多少钱", "价格是多少一小时": the price's period
             deadline = bool(_WITHIN.search(before) or _WITHIN_AFTER.match(after)) and (
                 training or _DEADLINE_WORDS.search(text) or re.search(r"(?<![A-Za-z])tokens?\b|token", text, re.I)
                 or (bool(_ZH_WITHIN.match(after)) and not _PRICED.search(text)))
@@ -580,7 +591,7 @@ def time_slots(t: str, training: bool) -> TimeReading:
                 out.deadline_hours = out.deadline_hours or hours
             elif re.search(r"(?:how long|多久|多长时间|几天|多少天)", text[m.start() - 30 : m.start()], re.I):
                 continue
-            elif out.hours is None and re.search(r"(?:for|over|跑|用|租|rent|run|use|训练?|train|开|持续|连续|usage|run it)\s*(?:a|an|about|around|~|约|大概|上|了|the next)?\s*$", before, re.I):
+            elif out.hours is None and re.search(r"(?:for|over|跑|用|租|rent|run|use|训练?|train|开|持续|连续|usage|run it|need|needs|x|×|\*)\s*(?:a|an|about|around|~|约|大概|上|了|个|the next)?\s*$", before, re.I):
                 out.hours = hours
             elif out.hours is None and re.match(r"^\s*(?:的)?\s*(?:usage|使用|时长|费用|多少钱|cost|price|rental|租用|租金)", after, re.I):
                 out.hours = hours
@@ -595,6 +606,13 @@ _CONCURRENCY = [
     re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:个\s*|路\s*)?(?:concurrent|simultaneous|parallel|并发|同时在线|在线并发)", re.I),
     re.compile(rf"(?:concurrency|concurrent (?:users|requests|sessions)|并发(?:数|量|用户|请求)?|同时在线(?:人数)?|同时(?:使用|访问|请求)(?:的)?(?:人数|用户)?|max_num_seqs|--max-concurrency)\s*(?:of|=|:|：|为|是|is|约|大概|达到|在|要|上|有|~)?\s*(?:约|大概|~)?\s*{N}{MULT}", re.I),
     re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:个)?\s*(?:users?|people|人|用户|个人)\s*(?:at (?:the same|once|a) time|at once|同时|concurrently|simultaneously|一起用|并发)", re.I),
+    # "2 requests at the same time", "10 people chatting at once", "as soon as 2 requests are running", "10 线程并发"
+    re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:requests?|reqs?|people|users?|clients?|sessions?|streams?|prompts?)\s*(?:[a-z]+ing\s+|are\s+|run\s+)?"
+               rf"(?:at (?:the same time|once)|running|in flight|concurrently|simultaneously|in parallel)", re.I),
+    re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:个)?\s*线程\s*(?:并发|同时)", re.I),
+    # "同时调3个", "同时撑住三十个人聊天": 同时 and a verb of use before the count
+    re.compile(rf"同时(?:调用?|跑|撑住|扛住|处理|服务|发|请求|在线|来)\s*{N}{MULT}\s*(?:个|路|位)", re.I),
+    re.compile(rf"num_requests_running\s*[=:]?\s*{N}", re.I),
 ]
 _USERS = [
     re.compile(rf"(?<![A-Za-z0-9_.$¥]){N}{MULT}\s*(?:个|位|名)?\s*(?:users?|people|employees|staff|colleagues|engineers|developers|students|customers|members|persons|同事|员工|人|用户|学生|客户|成员|开发者|研究员|名用户)(?![A-Za-z0-9_/])", re.I),
@@ -609,28 +627,46 @@ _RPD = [
 ]
 _RATE = [
     re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:qps|rps|req(?:uest)?s?\s*/\s*s(?:ec)?\b|requests? (?:per|a|/) ?(?:second|sec|s)\b|次\s*/\s*秒|个请求每秒|请求/秒|次每秒)", re.I),
-    re.compile(rf"(?:qps|rps|每秒(?:请求|调用)?(?:数|量)?|request rate|峰值)\s*(?:of|=|:|：|为|是|约|大概|达到|在|~)?\s*{N}{MULT}(?!\s*(?:tok|token|个token))", re.I),
+    # "峰值 40" after a concurrency word ("并发：峰值 40") is the concurrency's peak, not a rate
+    re.compile(rf"(?:qps|rps|每秒(?:请求|调用)?(?:数|量)?|request[- _]rate|(?<!并发)(?<!并发：)(?<!并发:)(?<!并发 )峰值)\s*(?:of|=|:|：|为|是|约|大概|达到|在|~)?\s*{N}{MULT}(?!\s*(?:tok|token|个token))", re.I),
 ]
+# a request throughput the run measured ("throughput: 5.99 requests/s", "gives me ~6 req/s", "sits at 1-2 req/s",
+# "吞吐才 3 QPS") is no `request_rate`: only a configured or target rate is
+_MEASURED_RATE = re.compile(r"(?:throughput|gives?(?: me)?|giving|gets?|getting|got|sits? at|tops out at|only|just|handles?|managed?|吞吐|实测|只有|才|只能)"
+                            r"[^,.;!?，。；！？\n]{0,10}$", re.I)
 _BOTH_LEN = rf"(?:输入输出|输入和输出|输入与输出|in(?:put)? and out(?:put)?)\s*(?:都|均|各|each|both)?\s*(?:是|为|约|大概|在|~|of|about|around)?\s*(?:约|大概|~)?\s*{N}\s*(k|K)?"
 # "1677 output tok/s", "128输出吞吐": a measured rate, not a length (a length is tokens per request)
 _NOT_A_RATE = r"(?!\s*(?:tok(?:en)?s?\s*/|tokens?\s+(?:per|a)\s+sec|t/s|tps\b|throughput|speed|吞吐|速度|速率))"
 _IN_LEN = [
     re.compile(_BOTH_LEN, re.I),
-    re.compile(rf"(?:inputs?|prompts?|prefill|输入|提示词?|问题)\s*(?:length|len|长度|大概|约|平均|avg)?\s*(?:of|=|:|：|为|是|~|约|大概|在|average)?\s*(?:约|大概|平均|~|about|around|roughly|average|avg)?\s*{N}\s*(k|K)?{_NOT_A_RATE}\s*(?:tokens?|toks?|个token|字)?", re.I),
-    re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*(?:tokens?\s*)?(?:in\b|input|prompt|输入){_NOT_A_RATE}", re.I),
+    # "prompt length 2k", "--random-input-len 2048", "prompts are 16000 tokens", "prompt 均长 1500 token"
+    re.compile(rf"(?:inputs?|prompts?|prefill|输入|提示词?|问题)\s*[-_]?(?:length|len|长度|均长|平均长度|大概|约|平均|avg)?\s*(?:of|=|:|：|为|是|are|is|~|约|大概|在|average)?\s*(?:约|大概|平均|~|about|around|roughly|average|avg)?\s*{N}\s*(k|K)?{_NOT_A_RATE}\s*(?:tokens?|toks?|个token|字)?", re.I),
+    re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*-?\s*(?:tokens?\s*)?(?:in\b|input|prompt|输入){_NOT_A_RATE}", re.I),
 ]
 _OUT_LEN = [
     re.compile(_BOTH_LEN, re.I),
-    re.compile(rf"(?<!每秒)(?<!每秒才)(?<!每秒只)(?<!每秒钟)(?<![A-Za-z])(?!completions?_length|generations\b)(?:outputs?|completions?|generat\w*|responses?|answers?|输出|生成|回复|回答)\s*(?:length|len|长度|大概|约|平均)?\s*(?:of|=|:|：|为|是|~|约|大概|在)?\s*(?:约|大概|平均|~|about|around|roughly|average|avg)?\s*{N}\s*(k|K)?{_NOT_A_RATE}\s*(?:tokens?|toks?|个token|字)?", re.I),
-    re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*(?:tokens?\s*)?(?:out\b|output|输出|生成){_NOT_A_RATE}", re.I),
+    re.compile(rf"(?<!每秒)(?<!每秒才)(?<!每秒只)(?<!每秒钟)(?<![A-Za-z])(?!completions?_length|generations\b)(?:outputs?|completions?|generat\w*|responses?|answers?|输出|生成|回复|回答)\s*[-_]?(?:length|len|长度|均长|平均长度|大概|约|平均)?\s*(?:of|=|:|：|为|是|are|is|~|约|大概|在)?\s*(?:约|大概|平均|~|about|around|roughly|average|avg)?\s*{N}\s*(k|K)?{_NOT_A_RATE}\s*(?:tokens?|toks?|个token|字)?", re.I),
+    re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*-?\s*(?:tokens?\s*)?(?:out\b|output|输出|生成){_NOT_A_RATE}", re.I),
     re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*-?\s*tokens?\s+(?:answers?|responses?|completions?|replies)", re.I),
 ]
+_TTFT_WORD = (r"(?:ttft|time[- ]to[- ]first[- ]token|first[- ]token(?: latency| time)?|首字(?:延迟|时延|时间|响应)?|首\s*token(?:\s*(?:延迟|时延|时间))?"
+              r"|首包(?:延迟)?|第(?:一|1)个(?:字|token)|latency|延迟|响应时间)")
+_TTFT_UNIT = r"(ms|毫秒|s\b|secs?|seconds?|秒)"
+# a latency with its number: the word, an optional percentile, a bound word or an approximation, the number, its unit
 _TTFT = re.compile(
-    rf"(?:ttft|time[- ]to[- ]first[- ]token|first[- ]token(?: latency| time)?|首字(?:延迟|时延|时间|响应)?|首\s*token(?:\s*(?:延迟|时延|时间))?|首包(?:延迟)?|latency|延迟|响应时间)"
-    rf"\s*(?:under|below|<|<=|≤|within|in|of|at most|小于|低于|不超过|控制在|在|要|需要|希望|要求)?\s*{N}\s*(ms|毫秒|s\b|secs?|seconds?|秒)",
+    rf"{_TTFT_WORD}\s*(?:\(?p\d{{2}}\)?\s*)?(?P<bound>under|below|<=?|≤|within|at most|no more than|小于|低于|不超过|不高于|控制在|压在|压到|降到|做到)?"
+    rf"\s*(?P<approx>(?:(?:of|at|is|was|are|in|came back at|=|:|：|在|要|需要|希望|要求|最好|能|就|差不多|大概|约|~|about|around|roughly)\s*){{1,2}})?\s*"
+    rf"{N}\s*{_TTFT_UNIT}(?P<post>\s*(?:内|以内|之内))?",
     re.I,
 )
-_TTFT_POST = re.compile(rf"{N}\s*(ms|毫秒|s|secs?|seconds?|秒)\s*(?:内|以内)?\s*(?:ttft|time to first token|first[- ]token|首字|首token|出首字)", re.I)
+_TTFT_POST = re.compile(rf"{N}\s*{_TTFT_UNIT}\s*(?P<post>内|以内)?\s*(?:ttft|time to first token|first[- ]token|首字|首token|出首字)", re.I)
+# "our target is under 1 second" once a latency word was used: the target restated without the word
+_TTFT_TARGET = re.compile(rf"(?:target|goal|want|need|keep it|get it|目标|要求|想|希望|需要)[^,.;!?，。；！？\n]{{0,12}}?(?:under|below|<|within|小于|低于|不超过|控制在|压在|压到|降到)\s*{N}\s*{_TTFT_UNIT}", re.I)
+_TTFT_NAMED = re.compile(_TTFT_WORD, re.I)
+_APPROX = re.compile(r"差不多|大概|约|~|about|around|roughly|came back at|\bis\b|\bwas\b|\bare\b|\bat\b", re.I)
+# what makes a latency a target, and what makes it a measurement (the README: a measured TTFT is no `ttft_ms`)
+_TTFT_WANTED = re.compile(r"(?:target|goal|want|need|keep|get (?:it |p\d\d )?|aim|required?|sla|must|should|目标|希望|要求|保证|想|需要|要|最好|必须|控制|压)[^,.;!?，。；！？\n]{0,20}$", re.I)
+_TTFT_MEASURED = re.compile(r"(?:measured|mean|median|avg|average|p50|p9\d|came back|is ~|already|now|currently|takes|took|got|getting|gives|seeing|实测|现在|目前|测出来|测下来|已经|平均)[^,.;!?，。；！？\n]{0,20}$", re.I)
 _TPS_USER = re.compile(
     rf"(?<![A-Za-z0-9_.]){N}\+?\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|tokens? (?:per|a|/) ?(?:second|sec|s)\b|t/s|tps|(?:个\s*)?tokens?\s*/\s*秒|(?:个\s*)?tokens?\s*每秒|字/秒|字每秒)"
     rf"(?P<tail>\s*(?:per user|each user|/user|per stream|per request|for each user|each\b|per person|apiece|每个?用户|每人|每路))?"
@@ -684,20 +720,66 @@ def load(t: str) -> LoadReading:
     if users and users != out.concurrency:
         out.users = users
     out.requests_per_day = _first(_RPD, t)
-    out.request_rate = _first(_RATE, t)
+    out.request_rate = _request_rate(t)
     out.input_len = _int(_first(_IN_LEN, t, context_k=True))
     out.output_len = _int(_first(_OUT_LEN, t, context_k=True))
-    m = _TTFT.search(t) or _TTFT_POST.search(t)
-    if m:
-        v = _num(m.group(1))
-        if v:
-            out.ttft_ms = v if m.group(2).lower() in ("ms", "毫秒") else v * 1000
+    out.ttft_ms = _ttft(t)
     for m in _TPS_USER.finditer(t):
         before = t[max(0, m.start() - 28) : m.start()]
         if m.group("tail") or _TPS_USER_CUE.search(before):
             out.tokens_per_s_per_user = _num(m.group(1) or m.group(3))
             break
     return out
+
+
+def _request_rate(t: str) -> float | None:
+    """The configured or target request rate: measured throughputs are skipped, and two different rates left
+    ("5 QPS 的时候 … 想撑到 20 QPS": the rate measured at and the one wanted) give none."""
+    seen: list[float] = []
+    for p in _RATE:
+        for m in p.finditer(t):
+            if _per_million_unit(t, m.start()) or _MEASURED_RATE.search(t[max(0, m.start() - 24) : m.start()]):
+                continue
+            v = _num(m.group(1), m.group(2))
+            if v is not None and v > 0 and not any(abs(v - s) < 1e-9 for s in seen):
+                seen.append(v)
+    return seen[0] if len(seen) == 1 else None
+
+
+def _value_unit(m: re.Match) -> tuple[str, str]:
+    """The number and its unit: the match's first two unnamed groups."""
+    named = set(m.re.groupindex.values())
+    value, unit = [m.group(i) for i in range(1, m.re.groups + 1) if i not in named][:2]
+    return value, unit
+
+
+def _ttft(t: str) -> float | None:
+    """A first-token latency target: one with a bound or a wish wins; one the run measured is none."""
+    found: list[tuple[float, bool, bool]] = []  # (ms, wanted, measured)
+    for pattern in (_TTFT, _TTFT_POST):
+        for m in pattern.finditer(t):
+            raw, unit = _value_unit(m)
+            v = _num(raw)
+            if not v:
+                continue
+            ms = v if unit.lower() in ("ms", "毫秒") else v * 1000
+            before = t[max(0, m.start() - 28) : m.start()]
+            bound = bool(m.groupdict().get("bound") or m.groupdict().get("post"))
+            wanted = bound or bool(_TTFT_WANTED.search(before))
+            measured = not bound and (bool(_TTFT_MEASURED.search(before)) or bool(_APPROX.search(m.groupdict().get("approx") or "")))
+            found.append((ms, wanted, measured))
+    for ms, wanted, _ in found:
+        if wanted:
+            return ms
+    if _TTFT_NAMED.search(t) and (m := _TTFT_TARGET.search(t)):
+        raw, unit = _value_unit(m)
+        v = _num(raw)
+        if v:
+            return v if unit.lower() in ("ms", "毫秒") else v * 1000
+    for ms, _, measured in found:
+        if not measured:
+            return ms
+    return None
 
 
 # ------------------------------------------------------------------ model size

@@ -116,6 +116,7 @@ def _retract_pairs(data: dict[str, Any]) -> list[tuple[str, re.Pattern]]:
 HARDWARE_SLOTS = ("gpus", "gpu_count", "available_gib")
 _ALLOWED = re.compile(r"都行|都可以|也行|也可以|没问题")  # approvals: beside a GPU name they allow it
 _LOWERED = re.compile(r"\s+(?:to|below|under|by|down|from|a bit|further)\b|\s*\d", re.I)
+_CONDITION = re.compile(r"[^,.;:!?，。；：！？\n]*(?:\bif\b|\bunless\b|\bin case\b|如果|要是|假如|万一|的话)[^,.;:!?，。；：！？\n]*", re.I)
 _ASKED = re.compile(r"[^,.;:!?，。；：！？\n—]*[吗嘛么?？]")  # the rest of the clause asks
 
 
@@ -431,7 +432,9 @@ class Reader:
         if retract:
             # a value read inside the withdrawn phrase is the one withdrawn ("forget the 4 card limit", "never mind
             # spot"); a value stated elsewhere in the turn is the new one ("forget the budget, budget is now $500")
-            blank_t = _blank(t, spans)
+            # a name inside the condition of a conditional withdrawal ("if the a10g can't fit it, drop the gpu
+            # requirement", "如果阿里云没货的话，不限厂商也行") is what the withdrawal depends on, not a restatement
+            blank_t = _blank(t, spans + [m.span() for m in _CONDITION.finditer(t)])
             only_spans = _blank(t, _complement(spans, len(t)))
             for slot in list(retract):
                 if slot not in retract or out.get(slot) is None:
