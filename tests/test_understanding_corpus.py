@@ -29,7 +29,8 @@ def catalog():
     return load_catalog(Settings.load())
 
 
-HELDOUT_FILES = [DATA / "heldout.yaml", DATA / "heldout2.yaml", DATA / "heldout3.yaml", DATA / "heldout4.yaml"]
+HELDOUT_FILES = [DATA / "heldout.yaml", DATA / "heldout2.yaml", DATA / "heldout3.yaml", DATA / "heldout4.yaml",
+                 DATA / "heldout5.yaml", DATA / "heldout6.yaml"]
 
 
 def _all_conversations():
@@ -41,6 +42,8 @@ def _all_conversations():
     ("heldout2.yaml", r"`heldout2\.yaml`, the second held-out split.*?sha256: `([0-9a-f]{64})`"),
     ("heldout3.yaml", r"sha256 of the third held-out split: `([0-9a-f]{64})`"),
     ("heldout4.yaml", r"sha256 of the fourth held-out split: `([0-9a-f]{64})`"),
+    ("heldout5.yaml", r"sha256 of the fifth held-out split: `([0-9a-f]{64})`"),
+    ("heldout6.yaml", r"sha256 of the sixth held-out split: `([0-9a-f]{64})`"),
 ])
 def test_heldout_is_frozen_as_recorded(name, pattern):
     recorded = re.search(pattern, (DATA / "README.md").read_text(encoding="utf-8"), re.S)
@@ -62,6 +65,8 @@ def test_corpus_size_and_mix():
     assert sum(len(c.turns) for c in load_corpus([DATA / "heldout2.yaml"])) >= 200
     assert sum(len(c.turns) for c in load_corpus([DATA / "heldout3.yaml"])) >= 200
     assert sum(len(c.turns) for c in load_corpus([DATA / "heldout4.yaml"])) >= 200
+    assert sum(len(c.turns) for c in load_corpus([DATA / "heldout5.yaml"])) >= 200
+    assert sum(len(c.turns) for c in load_corpus([DATA / "heldout6.yaml"])) >= 200
 
 
 def test_labels_name_catalog_entries(catalog):
