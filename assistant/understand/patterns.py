@@ -592,7 +592,9 @@ def time_slots(t: str, training: bool) -> TimeReading:
             elif re.search(r"(?:how long|多久|多长时间|几天|多少天)", text[m.start() - 30 : m.start()], re.I):
                 continue
             elif out.hours is None and re.search(r"(?:for|over|跑|用|租|rent|run|use|训练?|train|开|持续|连续|usage|run it|need|needs|x|×|\*)\s*(?:a|an|about|around|~|约|大概|上|了|个|the next)?\s*$", before, re.I):
-                out.hours = hours
+                # "3 x 8 hours" is 24 hours of use; "8 A100s x 100 hours" keeps 100 (the count is the GPUs')
+                times = re.search(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:x|×|\*)\s*$", before, re.I)
+                out.hours = hours * float(times.group(1)) if times else hours
             elif out.hours is None and re.match(r"^\s*(?:的)?\s*(?:usage|使用|时长|费用|多少钱|cost|price|rental|租用|租金)", after, re.I):
                 out.hours = hours
             elif out.maybe_hours is None:
@@ -634,6 +636,7 @@ _RATE = [
 # "吞吐才 3 QPS") is no `request_rate`: only a configured or target rate is
 _MEASURED_RATE = re.compile(r"(?:throughput|gives?(?: me)?|giving|gets?|getting|got|sits? at|tops out at|only|just|handles?|managed?|吞吐|实测|只有|才|只能)"
                             r"[^,.;!?，。；！？\n]{0,10}$", re.I)
+_MONEY_NEAR = re.compile(r"\s*(?:美元|美金|元|块|刀|dollars?|bucks|usd|rmb|cny|cents?)", re.I)
 _BOTH_LEN = rf"(?:输入输出|输入和输出|输入与输出|in(?:put)? and out(?:put)?)\s*(?:都|均|各|each|both)?\s*(?:是|为|约|大概|在|~|of|about|around)?\s*(?:约|大概|~)?\s*{N}\s*(k|K)?"
 # "1677 output tok/s", "128输出吞吐": a measured rate, not a length (a length is tokens per request)
 _NOT_A_RATE = r"(?!\s*(?:tok(?:en)?s?\s*/|tokens?\s+(?:per|a)\s+sec|t/s|tps\b|throughput|speed|吞吐|速度|速率))"
@@ -655,7 +658,7 @@ _TTFT_UNIT = r"(ms|毫秒|s\b|secs?|seconds?|秒)"
 # a latency with its number: the word, an optional percentile, a bound word or an approximation, the number, its unit
 _TTFT = re.compile(
     rf"{_TTFT_WORD}\s*(?:\(?p\d{{2}}\)?\s*)?(?P<bound>under|below|<=?|≤|within|at most|no more than|小于|低于|不超过|不高于|控制在|压在|压到|降到|做到)?"
-    rf"\s*(?P<approx>(?:(?:of|at|is|was|are|in|came back at|=|:|：|在|要|需要|希望|要求|最好|能|就|差不多|大概|约|~|about|around|roughly)\s*){{1,2}})?\s*"
+    rf"\s*(?P<approx>(?:(?:of|at|is|was|are|in|came back at|target|goal|sla|目标|=|:|：|在|要|需要|希望|要求|最好|能|就|差不多|大概|约|~|about|around|roughly)\s*){{1,2}})?\s*"
     rf"{N}\s*{_TTFT_UNIT}(?P<post>\s*(?:内|以内|之内))?",
     re.I,
 )
@@ -666,7 +669,7 @@ _TTFT_NAMED = re.compile(_TTFT_WORD, re.I)
 _APPROX = re.compile(r"差不多|大概|约|~|about|around|roughly|came back at|\bis\b|\bwas\b|\bare\b|\bat\b", re.I)
 # what makes a latency a target, and what makes it a measurement (the README: a measured TTFT is no `ttft_ms`)
 _TTFT_WANTED = re.compile(r"(?:target|goal|want|need|keep|get (?:it |p\d\d )?|aim|required?|sla|must|should|目标|希望|要求|保证|想|需要|要|最好|必须|控制|压)[^,.;!?，。；！？\n]{0,20}$", re.I)
-_TTFT_MEASURED = re.compile(r"(?:measured|mean|median|avg|average|p50|p9\d|came back|is ~|already|now|currently|takes|took|got|getting|gives|seeing|实测|现在|目前|测出来|测下来|已经|平均)[^,.;!?，。；！？\n]{0,20}$", re.I)
+_TTFT_MEASURED = re.compile(r"(?:measured|mean|median|avg|average|p50|p9\d|came back|is ~|already|now|currently|takes|took|got|getting|gives|seeing|\bsee\b|\bsees\b|observed?|hitting|实测|现在|目前|测出来|测下来|已经|平均)[^,.;!?，。；！？\n]{0,20}$", re.I)
 _TPS_USER = re.compile(
     rf"(?<![A-Za-z0-9_.]){N}\+?\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|tokens? (?:per|a|/) ?(?:second|sec|s)\b|t/s|tps|(?:个\s*)?tokens?\s*/\s*秒|(?:个\s*)?tokens?\s*每秒|字/秒|字每秒)"
     rf"(?P<tail>\s*(?:per user|each user|/user|per stream|per request|for each user|each\b|per person|apiece|每个?用户|每人|每路))?"
@@ -740,6 +743,8 @@ def _request_rate(t: str) -> float | None:
         for m in p.finditer(t):
             if _per_million_unit(t, m.start()) or _MEASURED_RATE.search(t[max(0, m.start() - 24) : m.start()]):
                 continue
+            if _MONEY_NEAR.match(t, m.end(1)) or t[max(0, m.start(1) - 1) : m.start(1)] in ("$", "¥", "￥"):
+                continue  # "每秒 0.001 美元": a price per second, not a request rate
             v = _num(m.group(1), m.group(2))
             if v is not None and v > 0 and not any(abs(v - s) < 1e-9 for s in seen):
                 seen.append(v)
