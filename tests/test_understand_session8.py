@@ -34,6 +34,10 @@ TTFT = [
     ("实测首字延迟 700ms，吞吐还行", None),
     # a plain latency with no sign of measurement stays a target (as before)
     ("latency 250ms, 40 users", 250.0),
+    # what the user sees is measured; a stated target word makes a target (review of session 8)
+    ("We see ~1.2s first-token latency with sglang on H100", None),
+    ("TTFT target 500ms, 20 QPS", 500.0),
+    ("首字延迟目标 800ms", 800.0),
 ]
 
 
@@ -54,6 +58,9 @@ RATE = [
     ("12 QPS 的时候首字还行，想撑到 40 QPS", None),
     # a concurrency's peak is not a rate
     ("并发：峰值 60", None),
+    # a price per second is no rate (review of session 8)
+    ("A100 每秒 0.001 美元贵吗", None),
+    ("每秒 5 个请求，用什么卡", 5.0),
 ]
 
 
@@ -83,6 +90,7 @@ def test_withdrawals(reader, text, retract):
 NOT_WITHDRAWN = [
     "drop the H100, use 4 A100s",  # a GPU named outside the withdrawn phrase and no condition: a restatement
     "时间段是晚上，预算每月5000",  # 时间段 is a time of day, not the deadline
+    "那两张4090随便用，能不能跑 14B LoRA",  # 随便用: permission to use them (review of session 8)
 ]
 
 
@@ -126,6 +134,7 @@ HOURS = [
     ("a g5.xlarge for a whole week, how much", 168.0),  # "a whole week"
     ("8x H100 for a 3-week run, price?", 504.0),  # hyphenated unit
     ("4 H100s x 50 hours, total?", 50.0),  # "N GPUs x M hours"
+    ("one run needs 3 x 8 hours on an A100, how much", 24.0),  # "N x M hours": N runs of M hours
     ("an L40S for a fortnight, ballpark", 336.0),
     ("A100 一天多少钱？只用半天", 12.0),  # 一天 priced is the price's period; 半天 is 12 hours
     ("H800 价格是多少一小时", None),  # the price's period, no usage
