@@ -2380,9 +2380,8 @@ def _round9_reading(mem: list[MemoryResult]) -> list[str]:
              "backend (72h in fp32), which no row ran.", "",
              "Counted when the request states it: `model_ema` (timm's ModelEma, DeiT's `--model-ema`, on by default: "
              "`deepcopy(model)` left on the model's GPU), one more copy of the weights in the model's dtype "
-             "(`_model_ema`). The field lives in tools/schemas.py, which this round asks for; until it is there the "
-             "estimate reads it as off, and no frozen row states it (an erratum on the eighth round's file would have "
-             "to say it).", "",
+             "(`_model_ema`; the field is `VramRequest.model_ema` in tools/schemas.py, off by default). No frozen row "
+             "states it (an erratum on the eighth round's file would have to say it).", "",
              "Calibration before the round (commit 11b0c28) → after, median / max / rows:", "",
              "| file | before the round | after |", "|---|---|---|"]
     lines += _formula_round_tables(mem, file_of, by_id, BEFORE_ROUND9, BEFORE_ROUND9_ALL, moved, BEFORE_ROUND9_TOP)

@@ -269,8 +269,8 @@ def _is_quantised(p: Precision) -> bool:
 
 
 def _model_ema(req: VramRequest) -> bool:
-    """A model EMA kept on the GPU, as `VramRequest.model_ema` states (a field asked of tools/schemas.py this round;
-    off until then): full training and pre-training only."""
+    """A model EMA kept on the GPU, as `VramRequest.model_ema` states: full training and pre-training only (other
+    modes say it is not counted: `VramCode.model_ema_ignored`)."""
     return req.model_ema and req.mode in (Mode.full, Mode.pretrain)
 
 
@@ -332,11 +332,16 @@ def _defaults(model: ModelSpec, req: VramRequest, acc: _Acc) -> tuple[Precision,
         if model.max_context and seq > model.max_context:
             acc.say(VramCode.seq_len_over_max, seq_len=seq, model=model.name, max_context=model.max_context)
     if req.checkpointing is None:
-        ckpt = Checkpointing.full if training else Checkpointing.none
+        # LLM fine-tuning recipes turn checkpointing on; vision-transformer ones (timm train.py's
+        # --grad-checkpointing, torchvision's references, DeiT) leave it off
+        vit = is_vision_transformer(model)
+        ckpt = Checkpointing.full if training and not vit else Checkpointing.none
         if training:
-            acc.say(VramCode.checkpointing_default)
+            acc.say(VramCode.checkpointing_default_vit if vit else VramCode.checkpointing_default)
     else:
         ckpt = req.checkpointing
+    if req.model_ema and req.mode not in (Mode.full, Mode.pretrain):
+        acc.say(VramCode.model_ema_ignored, mode=req.mode.value)
     if "batch_size" not in req.model_fields_set:
         acc.say(VramCode.batch_default_training if training else VramCode.batch_default_inference, batch_size=1)
     return p, seq, ckpt
@@ -462,6 +467,14 @@ def _inference(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Preci
     reg = acc.regime = _regime(p, amp=False)  # quantised weights compute in 16-bit
     act_precision = Precision.fp32 if reg is FULL32 else _half(p)
     b = req.batch_size
+    if shape is not None and is_vision_transformer(model):
+        # a ViT's measured profile is a training one; in eval mode nothing is kept for backward, so at most one
+        # block's tensors are live at a time — bounded by what that block would keep for backward
+        # (`_vit_token_bytes`), plus the residual stream it reads; the head runs over the class token alone
+        per_token = _vit_token_bytes(shape, reg, tp, flash, seq)
+        acc.add(Component.working_set, (per_token + reg.stream * shape.hidden) * seq * b, act_precision)
+        acc.say(VramCode.vit_inference, bytes_per_token=round(per_token), tokens=seq)
+        return
     if model.activation_profile is not None:
         prof = model.activation_profile
         acc.add(Component.activations, prof.bytes_per_sample * b)
@@ -1048,6 +1061,8 @@ def _vit_activations(s: Shape, seq: int, b: int, ckpt: Checkpointing, tp: int, f
         acc.add(Component.activations_checkpointed, reg.stream * s.hidden * tokens * s.layers + final_norm, act)
         acc.add(Component.activations_recomputed, per_block, act)
     else:
+        if ckpt not in (Checkpointing.none, Checkpointing.full):  # selective: no ViT recipe's policy is known
+            acc.say(VramCode.vit_checkpointing_as_none, checkpointing=ckpt.value)
         acc.add(Component.activations, per_block * s.layers + final_norm, act)
     acc.say(VramCode.vit_blocks, bytes_per_token=round(per_block / tokens), layers=s.layers, tokens=seq,
             checkpointed=ckpt == Checkpointing.full, attention="flash" if flash and reg.compute != FP32

@@ -58,6 +58,7 @@ class VramCode(NoteCode):
     seq_len_model_max = "vram.seq_len_model_max"  # seq_len
     seq_len_over_max = "vram.seq_len_over_max"  # seq_len, model, max_context
     checkpointing_default = "vram.checkpointing_default"
+    checkpointing_default_vit = "vram.checkpointing_default_vit"  # a vision transformer: none (timm/torchvision recipes)
     batch_default_training = "vram.batch_default_training"  # batch_size
     batch_default_inference = "vram.batch_default_inference"  # batch_size
     shape_assumed = "vram.shape_assumed"  # model, params (its count, which the model's name may show), layers, hidden, heads, kv_heads, vocab
@@ -117,6 +118,9 @@ class VramCode(NoteCode):
     # attention ("flash" | "mem_efficient": the SDPA backend the dtype implies; "explicit": flash_attention false, the
     # scores materialised by an explicit softmax)
     model_ema = "vram.model_ema"  # params (the copied weights), precision (the copy's dtype)
+    vit_checkpointing_as_none = "vram.vit_checkpointing_as_none"  # checkpointing (the stated value): counted as none
+    vit_inference = "vram.vit_inference"  # bytes_per_token (one block's working set), tokens (per image)
+    model_ema_ignored = "vram.model_ema_ignored"  # mode: a model EMA is a full-training copy; not counted for this mode
 
 
 class FormulaCode(NoteCode):

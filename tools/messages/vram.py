@@ -230,6 +230,8 @@ ASSUMPTIONS = {
                                "假设序列长度为 {seq_len}（模型的最大上下文）"),
     "vram.seq_len_over_max": ("sequence length {seq_len} exceeds {model}'s max context {max_context} (needs RoPE scaling)",
                               "序列长度 {seq_len} 超过 {model} 的最大上下文 {max_context}（需要 RoPE 扩展）"),
+    "vram.checkpointing_default_vit": ("no gradient checkpointing assumed (timm's and torchvision's ViT recipes leave it off)",
+                                       "假设不开梯度检查点（常用的视觉 Transformer 训练方案默认不开）"),
     "vram.checkpointing_default": ("gradient checkpointing full assumed (HF gradient_checkpointing=True)",
                                    "假设开启完整梯度检查点（HF `gradient_checkpointing=True`）"),
     "vram.batch_default_training": ("batch size {batch_size} assumed (micro-batch per GPU)",
@@ -416,6 +418,23 @@ ASSUMPTIONS = {
         f"（每张图 {p['tokens']} 个 token：图块 + 类别 token），逐个张量按其数据类型计算（注意力算子："
         f"{_VIT_KERNEL_ZH[p['attention']]}）"
         + ("；使用梯度检查点时每个编码层只保留输入，每次重算一层" if p.get("checkpointed") else ""),
+    ),
+    "vram.vit_checkpointing_as_none": (
+        lambda p, f: f"{p['checkpointing']} checkpointing is not modelled for a vision transformer: counted as no "
+        "checkpointing (an upper bound)",
+        lambda p, f: f"视觉 Transformer 未建模{ {'selective': '选择性'}.get(p['checkpointing'], p['checkpointing']) }梯度检查点：按不开检查点计算（上限）",
+    ),
+    "vram.vit_inference": (
+        lambda p, f: f"vision transformer inference: nothing is kept for backward, so one block's working set is live "
+        f"at a time, at most {p['bytes_per_token']:,} B per token ({p['tokens']} tokens per image: patches + class "
+        f"token); the classification head runs over the class token alone",
+        lambda p, f: f"视觉 Transformer 推理：不为反向传播保留任何张量，同一时刻只有一个编码层的工作集，每个 token 至多 "
+        f"{p['bytes_per_token']:,} B（每张图 {p['tokens']} 个 token：图块 + 类别 token）；分类头只作用于类别 token",
+    ),
+    "vram.model_ema_ignored": (
+        lambda p, f: f"model EMA not counted: it copies the weights a full training run updates; {p['mode']} training "
+        "keeps none",
+        lambda p, f: f"未计入模型权重的指数滑动平均：它复制的是全量训练更新的权重，{f.term('mode', p['mode'])}不保留",
     ),
     "vram.model_ema": (
         lambda p, f: f"model EMA on the GPU (timm's ModelEma, on by default in DeiT's recipe): one more copy of the "
