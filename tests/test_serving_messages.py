@@ -98,6 +98,7 @@ def _runs() -> dict[str, Callable]:
         "error: no layout": error("llama-3.1-405b", "L4", max_gpus=2),
         "error: nodes": error("llama-3-8b", "H100", gpus=16, nodes=1),
         "error: not a decoder": error("bert-large", "H100", gpus=1),
+        "error: engine without a build for the stack": error("llama-3-8b", "MI300X", gpus=1, engine="trtllm"),
     }
 
 

@@ -19,7 +19,7 @@ from tools.messages import render
 from tools.serving import estimate_serving
 from tools.serving_codes import ServingCode
 from tools.serving_perf import make_plan, prefill_ms
-from tools.serving_profiles import Engine, EngineScheduling
+from tools.serving_profiles import Engine, EngineScheduling, VllmEngine
 from tools.serving_types import Arrivals, Load, LoadKind, ServingRequest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,6 +101,17 @@ def test_other_engines_have_no_such_flag(cat, engine):
     multi = _est(cat, _req(POISSON, engine), 10, gpu="H100")
     assert multi.model_dump() == plain.model_dump()
     assert EngineScheduling(num_scheduler_steps=10).scheduler_steps(engine) == 1
+
+
+def test_vllm_v1_has_no_multi_step_scheduling(cat):
+    """vLLM's V1 engine (the default from 0.8) schedules every step: the V0 flag changes nothing there."""
+    v1 = ServingRequest(engine=Engine.vllm, gpus=1, input_len=225, output_len=190, vllm_engine="v1", max_model_len=4096,
+                        load=POISSON)
+    plain = estimate_serving(cat.model("llama-3.1-8b"), cat.gpu("A100-80GB"), v1)
+    assert _est(cat, v1, 8).model_dump() == plain.model_dump()
+    assert _est(cat, _req(POISSON), 8).ttft_ms != estimate_serving(cat.model("llama-3.1-8b"), cat.gpu("A100-80GB"),
+                                                                   _req(POISSON)).ttft_ms  # V0: it does
+    assert EngineScheduling(num_scheduler_steps=8).scheduler_steps(Engine.vllm, VllmEngine.v1) == 1
 
 
 @pytest.mark.parametrize("kw, match", [

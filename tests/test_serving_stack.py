@@ -14,10 +14,10 @@ import pytest
 from knowledge.catalog import load_catalog
 from knowledge.settings import Settings
 from tools.domain import SoftwareStack
+from tools.errors import InputError
 from tools.messages import render
 from tools.serving import estimate_serving
 from tools.serving_codes import CaveatCode
-from tools.serving_profiles import CALIBRATED_STACKS, STACK_CHECKED_SLOWER
 from tools.serving_types import ServingRequest
 
 
@@ -91,10 +91,16 @@ def test_stack_caveat_wording(checked_slower, lang, phrase):
     assert "CANN" in text and "Ascend-910B" in text
 
 
-def test_fitted_stacks_are_cuda_only():
-    """Only CUDA is fitted; vLLM on ROCm is what a published check found slower (round 7's ROCm file)."""
-    from tools.serving_profiles import Engine
-
-    assert CALIBRATED_STACKS == frozenset({SoftwareStack.cuda})
-    assert STACK_CHECKED_SLOWER == frozenset({(SoftwareStack.rocm, Engine.vllm)})
-    assert not CALIBRATED_STACKS & {stack for stack, _engine in STACK_CHECKED_SLOWER}
+@pytest.mark.parametrize(("gpu", "engine", "error"), [
+    ("MI300X", "trtllm", "TensorRT-LLM runs on NVIDIA GPUs \\(CUDA\\) only; MI300X runs ROCm"),  # no ROCm build
+    ("H100", "trtllm", None),  # its own stack: estimated
+    ("MI300X", "vllm", None),  # vLLM has a ROCm build: estimated, with the caveat above
+])
+def test_an_engine_without_a_build_for_the_stack_is_a_clear_error(catalog, gpu, engine, error):
+    req = ServingRequest(engine=engine, gpus=8 if gpu != "H100" else 1, weights="bf16")
+    if error is None:
+        assert estimate_serving(catalog.model("llama-3.1-8b"), catalog.gpu(gpu), req).output_tok_s > 0
+        return
+    with pytest.raises(InputError, match=error) as info:
+        estimate_serving(catalog.model("llama-3.1-8b"), catalog.gpu(gpu), req)
+    assert "请改用 vLLM 或 SGLang" in render(info.value.note, "zh")

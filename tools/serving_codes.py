@@ -79,3 +79,4 @@ class ServingError(NoteCode):
     no_layout = "serving.error.no_layout"  # model, weights, gpu, max_gpus
     nodes_mismatch = "serving.error.nodes"  # nodes, gpus, gpus_per_node
     not_decoder = "serving.error.not_decoder"  # model, kind
+    engine_stack = "serving.error.engine_stack"  # engine, gpu, stack: the engine does not run on the GPU's software stack

@@ -70,11 +70,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tools.domain import GIB, GPU, ModelSpec
+from tools.domain import GIB, GPU, ModelSpec, SoftwareStack
+from tools.errors import InputError
 from tools.kv_cache import kv_cache
 from tools.notes import Note
-from tools.serving_codes import CaveatCode, ServingCode
+from tools.serving_codes import CaveatCode, ServingCode, ServingError
 from tools.serving_profiles import (
+    Engine,
     ACTIVATION_BYTES,
     ADMISSION_OUTPUT_RESERVE,
     ALLREDUCE_LATENCY_US,
@@ -223,8 +225,15 @@ class Plan:
     scheduler_steps: int = 1  # decode steps per scheduler call (vLLM --num-scheduler-steps; 1: every step)
 
 
+# engines that run on NVIDIA's CUDA stack only (vLLM, SGLang and llama.cpp have ROCm builds)
+CUDA_ONLY_ENGINES = frozenset({Engine.trtllm})
+
+
 def make_plan(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout, in_len: int, out_len: int,
               scheduling: EngineScheduling | None = None) -> Plan:
+    if req.engine in CUDA_ONLY_ENGINES and gpu.stack is not None and gpu.stack != SoftwareStack.cuda:
+        # TensorRT-LLM builds CUDA engines only (NVIDIA/TensorRT-LLM: "NVIDIA GPUs"): no estimate on ROCm or CANN
+        raise InputError(Note.of(ServingError.engine_stack, engine=req.engine.value, gpu=gpu.key, stack=gpu.stack.value))
     profile = PROFILES[req.engine]
     s = shape_of(model)
     dtype = kv_dtype(req.kv_precision, gpu)
@@ -246,7 +255,7 @@ def make_plan(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout, i
         peak=peak, bandwidth=bw, weight_bandwidth=weight_bw, format_factor=FORMAT_BANDWIDTH_FACTOR[req.weights],
         visible_gib=visible_gib(gpu), usable_gib=0.0, non_torch_gib=0.0,
         activation_gib=0.0, pool_gib=0.0, batched_tokens=0, max_num_seqs=0, memory_note=Note.of(ServingCode.kv_dtype),
-        scheduler_steps=(scheduling or EngineScheduling()).scheduler_steps(req.engine),
+        scheduler_steps=(scheduling or EngineScheduling()).scheduler_steps(req.engine, req.vllm_engine),
     )
     _size_memory(plan)
     return plan

@@ -285,9 +285,11 @@ class EngineScheduling(Strict):
     dp_attention: bool | None = Field(default=None, description="SGLang --enable-dp-attention")
     dp_size: int | None = Field(default=None, gt=0, description="SGLang --dp-size (with dp_attention)")
 
-    def scheduler_steps(self, engine: "Engine") -> int:
-        """Decode steps per scheduler call: the stated N on vLLM, else 1 (other engines have no such flag)."""
-        if engine == Engine.vllm and self.num_scheduler_steps:
+    def scheduler_steps(self, engine: "Engine", vllm_engine: "VllmEngine | None" = None) -> int:
+        """Decode steps per scheduler call: the stated N on vLLM's V0 engine, else 1 (the V1 engine, vLLM >= 0.8's
+        default, has no multi-step scheduling — vllm/v1/core/sched/scheduler.py schedules every step — and other
+        engines have no such flag)."""
+        if engine == Engine.vllm and vllm_engine != VllmEngine.v1 and self.num_scheduler_steps:
             return self.num_scheduler_steps
         return 1
 

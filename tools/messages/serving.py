@@ -325,6 +325,12 @@ MESSAGES: dict = {
     "serving.beyond_context": ("{tokens:int} tokens per request is more than {model}'s {max_context_tokens:int}-token context",
                                "每个请求 {tokens:int} token，超过 {model} 的 {max_context_tokens:int} token 上下文"),
     # ---- errors (chat form; `.cli` names the flags)
+    "serving.error.engine_stack": (
+        lambda p, f: f"{ENGINE.get(p['engine'], p['engine'])} runs on NVIDIA GPUs (CUDA) only; {p['gpu']} runs "
+        f"{STACK_NAME.get(p['stack'], p['stack'])}: use vLLM or SGLang there.",
+        lambda p, f: f"{ENGINE.get(p['engine'], p['engine'])} 只支持 NVIDIA GPU（CUDA）；{p['gpu']} 使用 "
+        f"`{STACK_NAME.get(p['stack'], p['stack'])}` 软件栈：请改用 vLLM 或 SGLang。",
+    ),
     "serving.error.no_bandwidth": ("{gpu} has no memory bandwidth in the catalog, so its decode speed cannot be estimated.",
                                    "目录中没有 {gpu} 的显存带宽，无法估算解码速度。"),
     "serving.error.tp_gpus": ("Tensor parallel {tp} × pipeline {pp} does not divide {gpus} GPUs.",
