@@ -8,16 +8,16 @@ Real files, the real estimator and catalog; no mocks.
 from __future__ import annotations
 
 import hashlib
-import re
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.helpers.held_out import freeze_digests, readme_digests
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "serving"
-FREEZES = ROOT / "tests" / "data" / "held_out_freezes.md"
 README = DATA / "README.md"
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import serving as SC  # noqa: E402  (benchmarks/serving.py)
@@ -39,21 +39,12 @@ def cat():
     return load_catalog(Settings.load())
 
 
-def _freeze_record(pattern: str) -> dict[str, str]:
-    return dict(re.findall(pattern + r"[^|]*\|\s*`([0-9a-f]{64})`\s*\|", FREEZES.read_text(encoding="utf-8")))
-
-
-def _readme_hashes() -> dict[str, str]:
-    return dict(re.findall(r"\|\s*`(heldout\d*_[^`]+\.yaml)`\s*\|\s*`([0-9a-f]{64})`\s*\|",
-                           README.read_text(encoding="utf-8")))
-
-
-def test_round_six_is_placed_byte_identical_to_its_freeze_record():
+def test_round_six_is_placed_byte_identical_to_itsfreeze_digests():
     """Both files: the digest in held_out_freezes.md, the one in README.md and the file's own agree; nothing else is
     named heldout6_*; each is read as round 6."""
-    recorded = _freeze_record(r"\|\s*`tests/data/serving/(heldout6_[^`]+\.yaml)`\s*")
+    recorded = freeze_digests(r"\|\s*`tests/data/serving/(heldout6_[^`]+\.yaml)`\s*")
     assert recorded == ROUND6_FILES
-    readme = _readme_hashes()
+    readme = readme_digests(README)
     placed = sorted(p.name for p in DATA.glob("heldout6_*.yaml"))
     assert placed == sorted(ROUND6_FILES)
     for name in placed:
@@ -63,7 +54,7 @@ def test_round_six_is_placed_byte_identical_to_its_freeze_record():
 
 def test_the_collectors_text_is_merged_unchanged():
     """README "Round 6" up to its evaluation is README_round6.md byte for byte (the digest in the freeze record)."""
-    assert _freeze_record(r"`(README_round6\.md)`") == {"README_round6.md": README_ROUND6}
+    assert freeze_digests(r"`(README_round6\.md)`") == {"README_round6.md": README_ROUND6}
     text = README.read_text(encoding="utf-8")
     i = text.index("\n" + SECTION + "\n") + 1
     j = text.index("\n" + EVALUATION + "\n", i) + 1

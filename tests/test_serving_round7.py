@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import hashlib
 import math
-import re
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.held_out import freeze_digests, readme_digests
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "serving"
-FREEZES = ROOT / "tests" / "data" / "held_out_freezes.md"
 README = DATA / "README.md"
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import serving as SC  # noqa: E402  (benchmarks/serving.py)
@@ -43,24 +43,12 @@ def cat():
     return load_catalog(Settings.load())
 
 
-def _session8_record(pattern: str) -> dict[str, str]:
-    """name → sha256 from the rows of held_out_freezes.md's "Session 8" table whose quoted name matches `pattern`
-    (round 7's README text shares its file name with VRAM round 7's, recorded in session 7)."""
-    text = FREEZES.read_text(encoding="utf-8").split("## Session 8", 1)[1].split("\n## ", 1)[0]
-    return dict(re.findall(pattern + r"[^|]*\|\s*`([0-9a-f]{64})`\s*\|", text))
-
-
-def _readme_hashes() -> dict[str, str]:
-    return dict(re.findall(r"\|\s*`(heldout\d*_[^`]+\.yaml)`\s*\|\s*`([0-9a-f]{64})`\s*\|",
-                           README.read_text(encoding="utf-8")))
-
-
 def test_round_seven_is_placed_byte_identical_to_its_freeze_record():
     """All four files: the digest in held_out_freezes.md, the one in README.md and the file's own agree; nothing else is
     named heldout7_*; each is read as round 7."""
-    recorded = _session8_record(r"\|\s*`tests/data/serving/(heldout7_[^`]+\.yaml)`\s*")
+    recorded = freeze_digests(r"\|\s*`tests/data/serving/(heldout7_[^`]+\.yaml)`\s*", session="8")
     assert recorded == ROUND7_FILES
-    readme = _readme_hashes()
+    readme = readme_digests(README)
     placed = sorted(p.name for p in DATA.glob("heldout7_*.yaml"))
     assert placed == sorted(ROUND7_FILES)
     for name in placed:
@@ -70,7 +58,7 @@ def test_round_seven_is_placed_byte_identical_to_its_freeze_record():
 
 def test_the_collectors_text_is_merged_unchanged():
     """README "Round 7" up to its evaluation is README_round7.md byte for byte (the digest in the freeze record)."""
-    assert _session8_record(r"`(README_round7\.md)`") == {"README_round7.md": README_ROUND7}
+    assert freeze_digests(r"`(README_round7\.md)`", session="8") == {"README_round7.md": README_ROUND7}
     text = README.read_text(encoding="utf-8")
     i = text.index("\n" + SECTION + "\n") + 1
     j = text.index("\n" + EVALUATION + "\n", i) + 1

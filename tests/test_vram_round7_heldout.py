@@ -10,12 +10,12 @@ LLM FSDP-offload changes.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.helpers.held_out import frozen_digest, load_accuracy_bench
 
 ROOT = Path(__file__).resolve().parents[1]
 HEADING = '## Seventh round of the weak kinds ("new kinds 7")'
@@ -26,11 +26,7 @@ SOURCES = {"https://github.com/rasbt/pytorch-memory-optim", "https://github.com/
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("accuracy_bench_round7", ROOT / "benchmarks" / "accuracy.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
+    return load_accuracy_bench("accuracy_bench_round7")
 
 
 @pytest.fixture(scope="module")
@@ -48,14 +44,6 @@ def report(bench, results):
     return bench.render(mem, bounds, hours, bench.load_errata())
 
 
-def _frozen_digest(bench, what: str) -> str:
-    """The sha256 tests/data/held_out_freezes.md recorded for a file or README text when its collector delivered it."""
-    record = (bench.DATA / "held_out_freezes.md").read_text(encoding="utf-8")
-    row = next(line for line in record.splitlines()
-               if "VRAM round 7" in line and re.search(rf"[`/]{re.escape(what)}`", line))
-    return re.search(r"`([0-9a-f]{64})`", row).group(1)
-
-
 def _readme(bench) -> str:
     return (bench.DATA / "published_memory_README.md").read_text(encoding="utf-8")
 
@@ -64,7 +52,7 @@ def test_the_file_is_the_one_the_freeze_record_names(bench):
     """Byte-identical to the delivered file: its digest is the record's and the README's digest line."""
     assert bench.HELDOUT_KINDS7_FILE.name == NAME
     digest = hashlib.sha256(bench.HELDOUT_KINDS7_FILE.read_bytes()).hexdigest()
-    assert digest == _frozen_digest(bench, NAME) == "c8cf5fcd1a8ef50866a05cbad35976595d2479e7e32e8272ac05ee67392d5e3f"
+    assert digest == frozen_digest("VRAM round 7", NAME) == "c8cf5fcd1a8ef50866a05cbad35976595d2479e7e32e8272ac05ee67392d5e3f"
     assert re.search(rf"sha256\s+([0-9a-f]{{64}})\s+{re.escape(NAME)}", _readme(bench)).group(1) == digest
 
 
@@ -76,7 +64,7 @@ def test_the_readme_text_is_merged_as_delivered(bench):
     end = readme.index("### Evaluation (seventh round)", start)
     text7 = readme[start:end]
     assert text7.endswith("\n\n")  # the delivered text, then the blank line before the lead's section
-    assert hashlib.sha256(text7[:-1].encode("utf-8")).hexdigest() == _frozen_digest(bench, "README_round7.md") \
+    assert hashlib.sha256(text7[:-1].encode("utf-8")).hexdigest() == frozen_digest("VRAM round 7", "README_round7.md") \
         == "22d3217d21fc8704909a62aa8d838af5546674b7cbb8999cd1bb05334a8f4971"
 
 

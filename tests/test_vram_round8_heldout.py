@@ -10,13 +10,13 @@ all 16 rows and with the 13 rows other than the three from DeepSpeedExamples and
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import math
 import re
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.helpers.held_out import frozen_digest, load_accuracy_bench
 
 ROOT = Path(__file__).resolve().parents[1]
 HEADING = '## Eighth round of the weak kinds ("new kinds 8")'
@@ -32,11 +32,7 @@ STRICT_LEFT_OUT = {"dsx-bf16-master-baseline-6.86b-zero3-4gpu-b1-s512",
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("accuracy_bench_round8_heldout", ROOT / "benchmarks" / "accuracy.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
+    return load_accuracy_bench("accuracy_bench_round8_heldout")
 
 
 @pytest.fixture(scope="module")
@@ -54,14 +50,6 @@ def report(bench, results):
     return bench.render(mem, bounds, hours, bench.load_errata())
 
 
-def _frozen_digest(bench, what: str) -> str:
-    """The sha256 tests/data/held_out_freezes.md recorded for a file or README text when its collector delivered it."""
-    record = (bench.DATA / "held_out_freezes.md").read_text(encoding="utf-8")
-    row = next(line for line in record.splitlines()
-               if "VRAM round 8" in line and re.search(rf"[`/(]{re.escape(what)}`", line))
-    return re.search(r"`([0-9a-f]{64})`", row).group(1)
-
-
 def _readme(bench) -> str:
     return (bench.DATA / "published_memory_README.md").read_text(encoding="utf-8")
 
@@ -70,7 +58,7 @@ def test_the_file_is_the_one_the_freeze_record_names(bench):
     """Byte-identical to the delivered file: its digest is the record's and the README's digest line."""
     assert bench.HELDOUT_KINDS8_FILE.name == NAME
     digest = hashlib.sha256(bench.HELDOUT_KINDS8_FILE.read_bytes()).hexdigest()
-    assert digest == _frozen_digest(bench, NAME) == "7969199a4f01c4dd2365255b1e8a4f821065ebd37ef3fa889b2ef62f14abbbdf"
+    assert digest == frozen_digest("VRAM round 8", NAME) == "7969199a4f01c4dd2365255b1e8a4f821065ebd37ef3fa889b2ef62f14abbbdf"
     assert re.search(rf"sha256\s+([0-9a-f]{{64}})\s+{re.escape(NAME)}", _readme(bench)).group(1) == digest
 
 
@@ -82,7 +70,7 @@ def test_the_readme_text_is_merged_as_delivered(bench):
     end = readme.index("### Evaluation (eighth round)", start)
     text8 = readme[start:end]
     assert text8.endswith("\n\n")  # the delivered text, then the blank line before the lead's section
-    assert hashlib.sha256(text8[:-1].encode("utf-8")).hexdigest() == _frozen_digest(bench, "README_round8.md") \
+    assert hashlib.sha256(text8[:-1].encode("utf-8")).hexdigest() == frozen_digest("VRAM round 8", "README_round8.md") \
         == "d6277066038fdb93bd0eb38d81078169e5c0afe4188fdb5ea3a9257c2bf415a2"
 
 
