@@ -1377,10 +1377,7 @@ def _round4_heldout_reading(kinds4: list[MemoryResult]) -> list[str]:
         return "both met" if med and mx else "median met, max NOT met" if med else \
             "max met, median NOT met" if mx else "neither met"
 
-    groups: dict[str, dict[str, list[MemoryResult]]] = {"source": {}, "kind": {}}
-    for r in kinds4:
-        groups["source"].setdefault(_source_page(r.source), []).append(r)
-        groups["kind"].setdefault(r.kind or "", []).append(r)
+    groups = _by_source_and_kind(kinds4)
     inference = sum(r.kind in ("inference", "inference-quantised") for r in kinds4)
     touched = sorted({e["id"] for e in load_errata() if e["file"] == HELDOUT_KINDS4_FILE.name})
     lines = ["### Reading the fourth round's held-out evaluation", "",
@@ -1826,6 +1823,23 @@ def _round5_heldout_reading(kinds5: list[MemoryResult]) -> list[str]:
     return lines + _group_tables(groups, (("By batch", "batch", "batch", None),) + HELDOUT_GROUP_TABLES)
 
 
+def _by_source_and_kind(rows: list[MemoryResult]) -> dict[str, dict[str, list[MemoryResult]]]:
+    """A held-out round's rows by source page and by kind (the groups its reading tabulates)."""
+    groups: dict[str, dict[str, list[MemoryResult]]] = {"source": {}, "kind": {}}
+    for r in rows:
+        groups["source"].setdefault(_source_page(r.source), []).append(r)
+        groups["kind"].setdefault(r.kind or "", []).append(r)
+    return groups
+
+
+def _moved_rows_table(moved: list[MemoryResult]) -> list[str]:
+    """The rows that moved since a round's evaluation: their error then and now (nothing when none moved)."""
+    if not moved:
+        return []
+    return (["| row | kind | measure | at the evaluation | now |", "|---|---|---|---:|---:|"]
+            + [f"| {r.id} | {r.kind} | {r.measure} | {_pct(r.before_error)} | {_pct(r.error)} |" for r in moved] + [""])
+
+
 def _round6_since_evaluation(kinds6: list[MemoryResult]) -> list[str]:
     """The sixth round's held-out file now, after its one evaluation (frozen above as `ROUND6_HELDOUT_READING_AT_EVAL`):
     the live figures beside the evaluation's. At the evaluation the estimate equalled `BASELINE6_GIB` (the code as the
@@ -1833,10 +1847,7 @@ def _round6_since_evaluation(kinds6: list[MemoryResult]) -> list[str]:
     if not kinds6:
         return []
     now, then = _summary([r.error for r in kinds6]), ROUND6_HELDOUT_FIRST_EVAL
-    groups: dict[str, dict[str, list[MemoryResult]]] = {"source": {}, "kind": {}}
-    for r in kinds6:
-        groups["source"].setdefault(_source_page(r.source), []).append(r)
-        groups["kind"].setdefault(r.kind or "", []).append(r)
+    groups = _by_source_and_kind(kinds6)
     within = sum(abs(r.error) <= TARGET_MAX for r in kinds6)
     moved = [r for r in kinds6 if abs(r.ours_gib - r.before_gib) > 0.005 + 1e-9]  # BASELINE6_GIB is rounded to 0.01
     lines = ["#### Since the evaluation (sixth round)", "",
@@ -1847,10 +1858,7 @@ def _round6_since_evaluation(kinds6: list[MemoryResult]) -> list[str]:
              + (f"Rows moved since the evaluation, {len(moved)} of {now[2]} (beyond the 0.01 GiB rounding of "
                 "`BASELINE6_GIB`, the evaluation's estimate):" if moved else
                 "No row has moved since the evaluation beyond the 0.01 GiB rounding of `BASELINE6_GIB`."), ""]
-    if moved:
-        lines += ["| row | kind | measure | at the evaluation | now |", "|---|---|---|---:|---:|"]
-        lines += [f"| {r.id} | {r.kind} | {r.measure} | {_pct(r.before_error)} | {_pct(r.error)} |" for r in moved]
-        lines.append("")
+    lines += _moved_rows_table(moved)
     return lines + _group_tables(groups, HELDOUT_GROUP_TABLES[:2], before="at the evaluation")
 
 
@@ -2049,10 +2057,7 @@ def _round7_since_evaluation(kinds7: list[MemoryResult]) -> list[str]:
         return []
     at_eval = [replace(r, before_gib=ROUND7_AT_EVAL_GIB[r.id]) for r in kinds7]
     now, then = _summary([r.error for r in at_eval]), ROUND7_HELDOUT_FIRST_EVAL
-    groups: dict[str, dict[str, list[MemoryResult]]] = {"source": {}, "kind": {}}
-    for r in at_eval:
-        groups["source"].setdefault(_source_page(r.source), []).append(r)
-        groups["kind"].setdefault(r.kind or "", []).append(r)
+    groups = _by_source_and_kind(at_eval)
     within = sum(abs(r.error) <= TARGET_MAX for r in at_eval)
     moved = [r for r in at_eval if abs(r.ours_gib - r.before_gib) > 0.005 + 1e-9]  # ROUND7_AT_EVAL_GIB: 0.001 GiB
     lines = ["#### Since the evaluation (seventh round)", "",
@@ -2063,10 +2068,7 @@ def _round7_since_evaluation(kinds7: list[MemoryResult]) -> list[str]:
              + (f"Rows moved since the evaluation, {len(moved)} of {now[2]} (by more than 0.005 GiB from "
                 "`ROUND7_AT_EVAL_GIB`, the evaluation's estimate):" if moved else
                 "No row has moved since the evaluation by more than 0.005 GiB (`ROUND7_AT_EVAL_GIB`)."), ""]
-    if moved:
-        lines += ["| row | kind | measure | at the evaluation | now |", "|---|---|---|---:|---:|"]
-        lines += [f"| {r.id} | {r.kind} | {r.measure} | {_pct(r.before_error)} | {_pct(r.error)} |" for r in moved]
-        lines.append("")
+    lines += _moved_rows_table(moved)
     return lines + _group_tables(groups, HELDOUT_GROUP_TABLES[:2], before="at the evaluation")
 
 
@@ -2313,10 +2315,7 @@ def _round8_since_evaluation(kinds8: list[MemoryResult]) -> list[str]:
              + (f"Rows moved since the evaluation, {len(moved)} of {now[2]} (by more than 0.005 GiB from "
                 "`ROUND8_AT_EVAL_GIB`, the evaluation's estimate):" if moved else
                 "No row has moved since the evaluation by more than 0.005 GiB (`ROUND8_AT_EVAL_GIB`)."), ""]
-    if moved:
-        lines += ["| row | kind | measure | at the evaluation | now |", "|---|---|---|---:|---:|"]
-        lines += [f"| {r.id} | {r.kind} | {r.measure} | {_pct(r.before_error)} | {_pct(r.error)} |" for r in moved]
-        lines.append("")
+    lines += _moved_rows_table(moved)
     return lines + _group_tables(_round8_groups(at_eval), (ROUND8_GROUP_TABLES[0], ROUND8_GROUP_TABLES[2]),
                                  before="at the evaluation", within=True)
 
