@@ -1428,11 +1428,15 @@ def _every_figure_table(sel_all: list[Row]) -> list[str]:
     return out
 
 
+def _targets_with_and_without(rows: list[Row], split: Split, left_out: str, label: str) -> list[str]:
+    """A round's target lines pooled, then pooled without one of its files (both readings decided at its freeze)."""
+    rest = [r for r in rows if not (r.split == split and r.file == left_out)]
+    return [*targets(rows, split, by_statistic=True), *targets(rest, split, by_statistic=True, label=label)]
+
+
 def round7_targets(rows: list[Row]) -> list[str]:
     """Round 7's target lines: pooled, then pooled without the ROCm file (both decided at the freeze)."""
-    rest = [r for r in rows if not (r.split == Split.heldout7 and r.file == ROUND7_ROCM_FILE)]
-    return [*targets(rows, Split.heldout7, by_statistic=True),
-            *targets(rest, Split.heldout7, by_statistic=True, label=ROUND7_WITHOUT_ROCM)]
+    return _targets_with_and_without(rows, Split.heldout7, ROUND7_ROCM_FILE, ROUND7_WITHOUT_ROCM)
 
 
 # Round 7's one evaluation as that run printed it (2026-12-02 02:13 UTC, the estimator of commit ad82352, the files placed
@@ -1681,9 +1685,7 @@ def findings_round8(rows: list[Row]) -> list[str]:
 
 def round8_targets(rows: list[Row]) -> list[str]:
     """Round 8's target lines: pooled, then pooled without the Max-Q file (both decided at the freeze)."""
-    rest = [r for r in rows if not (r.split == Split.heldout8 and r.file == ROUND8_MAXQ_FILE)]
-    return [*targets(rows, Split.heldout8, by_statistic=True),
-            *targets(rest, Split.heldout8, by_statistic=True, label=ROUND8_WITHOUT_MAXQ)]
+    return _targets_with_and_without(rows, Split.heldout8, ROUND8_MAXQ_FILE, ROUND8_WITHOUT_MAXQ)
 
 
 # Round 8's one evaluation as that run printed it (2026-12-02 02:41 UTC, the estimator of commit 443df97, the files
