@@ -67,18 +67,13 @@ def clean_text(text: str) -> str:
     return "".join(" " if unicodedata.category(c) == "Cc" and c not in "\n\t" else c for c in text)
 
 
-def _workload_kind(state, catalog) -> str | None:
-    """The kind of the catalog model in force (decoder, diffusion, vision …); None for a stated size or no model."""
-    model = catalog.models.get(str(state.get("model"))) if state.has("model") else None
-    return model.kind.value if model is not None else None
-
-
-def _workload_params(state, catalog) -> float | None:
-    """The parameter count of the model in force (a catalog model's, or the one the user stated)."""
+def _workload(state, catalog) -> tuple[float | None, str | None]:
+    """The model in force: its parameter count (a catalog model's, or the one the user stated) and its catalog kind
+    (decoder, diffusion, vision …; None for a stated size or no model)."""
     model = catalog.models.get(str(state.get("model"))) if state.has("model") else None
     if model is not None:
-        return model.params
-    return float(state.get("params")) if state.has("params") else None
+        return model.params, model.kind.value
+    return (float(state.get("params")) if state.has("params") else None), None
 
 
 class Advisor:
@@ -162,6 +157,7 @@ class Advisor:
         catalog = self.resources.catalog
         family = (catalog.family_members(str(state.get("model_name")))
                   if state.has("model_name") and not (state.has("model") or state.has("params")) else [])
+        params, kind = _workload(state, catalog)
         return TurnContext(
             frame=tr.frame,
             slots=state.values(),
@@ -171,8 +167,8 @@ class Advisor:
             question=r.split.own or r.split.pasted[:400],
             notices=notices,
             problems=list(r.problems),
-            workload_params=_workload_params(state, catalog),
-            workload_kind=_workload_kind(state, catalog),
+            workload_params=params,
+            workload_kind=kind,
             unknown_model=r.unknown_model if not (state.has("model") or state.has("params")) else None,
             model_suggestions=catalog.closest_models(r.unknown_model) if r.unknown_model else [],
             family_members=family,
