@@ -26,6 +26,7 @@ from assistant.llm import SYSTEM_PROMPT, brain_name, make_llm
 from assistant.llm.turn import LLMTurnInput, LLMTurnResult, answer_with_llm
 from assistant.offline.brain import OFFLINE_BRAIN_KEY, _text, make_offline_brain, outcomes
 from assistant.offline.context import CONTEXT_KEY, TurnContext
+from assistant.offline.handlers.extras import checked_first
 from assistant.resources import Resources
 from assistant.understand import ConversationState, Preferences, TurnReading
 from assistant.understand.slots import Frame
@@ -159,7 +160,7 @@ class Advisor:
                   if state.has("model_name") and not (state.has("model") or state.has("params")) else [])
         params, kind = _workload(state, catalog)
         return TurnContext(
-            frame=tr.frame,
+            frame=checked_first(tr.frame, tr.held),
             slots=state.values(),
             sources={k: v.source for k, v in state.slots.items()},
             lang=lang,
@@ -180,6 +181,7 @@ class Advisor:
             confidence=tr.decision.confidence,
             turn=state.turn,
             stated=sorted(tr.update.stated()),
+            held=tr.held.values() if tr.held else {},
         )
 
     def _ask(self, text: str, notices: list[Note]) -> Answer:

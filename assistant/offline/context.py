@@ -40,6 +40,8 @@ class TurnContext(BaseModel):
     confidence: float = 1.0
     turn: int = 1
     stated: list[str] = Field(default_factory=list, description="slots stated in this turn (the rest came from earlier turns)")
+    held: dict[str, Any] = Field(default_factory=dict, description="hardware withdrawn only if it falls short "
+                                 "('if the A10G can't fit it, drop the GPU'): gpus / gpu_count / available_gib, checked first")
 
     def get(self, name: str, default: Any = None) -> Any:
         value = self.slots.get(name)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from assistant.understand.conditions import HeldHardware, held_hardware
 from assistant.understand.frames import FrameDecider, FrameDecision
 from assistant.understand.language import language_of
 from assistant.understand.reader import Reader, Reading
@@ -29,6 +30,7 @@ class TurnReading:
     decision: FrameDecision
     update: SlotUpdate  # what the turn states, after frame-dependent clean-up and the fresh-start decision
     state: ConversationState  # after this turn
+    held: HeldHardware | None = None  # hardware withdrawn only if it falls short: checked first (conditions.py)
 
     @property
     def frame(self) -> Frame:
@@ -60,10 +62,11 @@ class Understanding:
         update = retract_in_force(hardware_in_force(update, state), state)
         update = update.model_copy(update={"starts_fresh": starts_fresh(reading, update, state, decision.frame)})
         update = same_load_kind(update, state)
+        held = held_hardware(reading, update, state, self.reader.matcher)
         new_state = state.advance(update, decision.frame, pasted_slots=reading.pasted_slots)
         if reading.display_currency:
             new_state = new_state.with_currency(reading.display_currency)
-        return TurnReading(reading, decision, update, new_state)
+        return TurnReading(reading, decision, update, new_state, held)
 
 
 def clean_update(reading: Reading, frame: Frame) -> SlotUpdate:

@@ -56,13 +56,24 @@ EXTRAS: tuple[Extra, ...] = (
     Extra("check", frozenset({Frame.recommend}), ("available_gib",), stated=("available_gib",)),
     # "I have one 4090, what should I rent?": the card they own is checked first, and is no constraint on the rental
     Extra("check", frozenset({Frame.recommend}), ("owned", "gpus"), stated=("owned",)),
+    # "if the A10G can't fit it, drop the GPU": the hardware withdrawn on that condition is checked first
+    Extra("check", frozenset({Frame.recommend}), ("held",)),
 )
+
+
+def checked_first(frame: Frame, held: object) -> Frame:
+    """A conditional withdrawal of the hardware asks what to rent should it fall short: a recommendation, with the
+    verdict on the held hardware first (the ``check`` row above). A question about time, cost or serving keeps its
+    frame."""
+    if held and frame in (Frame.feasibility, Frame.memory):
+        return Frame.recommend
+    return frame
 
 
 def applicable(ctx: TurnContext) -> list[Extra]:
     if not ctx.has_workload:
         return []
-    return [e for e in EXTRAS if ctx.frame in e.frames and all(ctx.has(s) for s in e.needs)
+    return [e for e in EXTRAS if ctx.frame in e.frames and all(ctx.has(s) or (s == "held" and ctx.held) for s in e.needs)
             and all(s in ctx.stated for s in e.stated)]
 
 
@@ -82,11 +93,12 @@ def plan_extras(ctx: TurnContext, plan: Plan) -> None:
             plan.call("estimate_train_time", "time", **args)
         elif extra.key == "check" and main is not None and not any(c.key == "check" for c in plan.calls):
             args = {k: v for k, v in main.args.items() if k in WORKLOAD_KEYS}
-            count = int(ctx.get("gpu_count") or 1)
-            if ctx.has("available_gib"):
-                args["fit_targets"] = [{"available_gib": float(ctx.get("available_gib")), "count": count}]
+            hardware = ctx.held or ctx.slots
+            count = int(hardware.get("gpu_count") or 1)
+            if hardware.get("available_gib"):
+                args["fit_targets"] = [{"available_gib": float(hardware["available_gib"]), "count": count}]
             else:
-                args["fit_targets"] = [{"gpu": gpu, "count": count} for gpu in ctx.gpus]
+                args["fit_targets"] = [{"gpu": gpu, "count": count} for gpu in hardware.get("gpus") or []]
             plan.call("estimate_vram", "check", **args)
 
 
