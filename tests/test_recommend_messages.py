@@ -77,6 +77,11 @@ def _runs() -> dict[str, Callable[[Any], Any]]:
         "serving: copies": serve("qwen2.5-7b", [("a/l40s", "L40S", 1, 1.0)], concurrency=200, input_len=8000, output_len=500),
         "serving: KV short": serve("qwen2.5-7b", [("a/l40s", "L40S", 1, 1.0)], concurrency=400, input_len=8000,
                                    output_len=500, max_gpus=1),
+        # as many users as one L40S holds such sequences: no margin left
+        "serving: KV margin": lambda real: sv.serve(
+            sv.catalog(real, sv.inst("a/l40s", "L40S", 1, 1.0)), real.model("qwen2.5-7b"), max_gpus=1, input_len=8000,
+            output_len=500, concurrency=sv.estimate_serving(real.model("qwen2.5-7b"), real.gpu("L40S"), sv.ServingRequest(
+                gpus=1, input_len=8000, output_len=500, load=sv.Load(kind=sv.LoadKind.concurrency, value=1))).max_concurrency),
         "serving: targets": serve("qwen2.5-7b", [("a/l40s", "L40S", 1, 1.0)], concurrency=4, ttft_ms=1,
                                   min_tokens_per_user=10_000),
         "serving: saturated": serve("qwen2.5-7b", [("a/l40s", "L40S", 1, 1.0)], request_rate=2000, input_len=64,

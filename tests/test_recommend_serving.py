@@ -138,7 +138,9 @@ def test_ranked_by_the_monthly_cost_of_meeting_the_load(real):
     model = real.model("qwen2.5-7b")
     load = {"input_len": 8000, "output_len": 500}
     h100 = estimate_serving(model, real.gpu("H100"), ServingRequest(gpus=1, load=Load(kind=LoadKind.concurrency, value=1), **load))
-    users = h100.max_concurrency  # all one H100 holds: more than two L40S copies hold
+    from tools.recommend_serving import KV_MARGIN
+
+    users = math.floor(h100.max_concurrency / (1 + KV_MARGIN))  # all one H100 holds with its margin: more than two L40S copies hold
     cat = catalog(real, inst("cheap/l40s", "L40S", 1, 1.0), inst("big/h100", "H100", 1, 2.5))
     rec = serve(cat, model, concurrency=users, **load)
     by = {o.provider: o for o in rec.options}
@@ -283,3 +285,44 @@ def test_copies_guess_uses_the_load(real):
     users = math.ceil(one.max_concurrency * 2.5)
     rec = serve(catalog(real, inst("a/l40s", "L40S", 1, 1.0)), model, concurrency=users, input_len=8000, output_len=500)
     assert rec.options[0].copies == 3
+
+
+# ------------------------------------------------------------------ the KV pool keeps a margin over the load
+
+
+@pytest.mark.parametrize("spare, carried", [(0, False), (-1, False), (None, True)])
+def test_a_kv_pool_that_holds_exactly_the_load_is_a_near_miss(real, spare, carried):
+    """One machine whose KV pool holds N sequences: a load of N (or N + 1) leaves no margin and is refused with why,
+    a load with KV_MARGIN of spare sequences is carried."""
+    from tools.recommend_serving import KV_MARGIN
+
+    model = real.model("qwen2.5-7b")
+    cat = catalog(real, inst("a/l40s", "L40S", 1, 1.0))
+    one = estimate_serving(model, real.gpu("L40S"), ServingRequest(gpus=1, input_len=8000, output_len=500,
+                                                                   load=Load(kind=LoadKind.concurrency, value=1)))
+    holds = one.max_concurrency
+    assert holds >= 20  # large enough for the margin to be whole sequences
+    users = holds - spare if spare is not None else math.floor(holds / (1 + KV_MARGIN))
+    rec = serve(cat, model, max_gpus=1, concurrency=users, input_len=8000, output_len=500)
+    if carried:
+        (o,) = rec.options
+        assert o.max_concurrency >= users + math.floor(users * KV_MARGIN)
+        return
+    assert rec.options == []
+    (miss,) = [r for r in rec.rejected if r.instance == "l40s"]
+    code = "serve_rec.reject_kv_margin" if users <= holds else "serve_rec.reject_kv"
+    assert miss.kind == "fit" and miss.reason.code == code
+    assert "margin" in render(miss.reason, "en") or code == "serve_rec.reject_kv"
+    assert render(miss.reason, "zh")
+
+
+def test_copies_are_added_for_the_margin(real):
+    model = real.model("qwen2.5-7b")
+    cat = catalog(real, inst("a/l40s", "L40S", 1, 1.0))
+    one = estimate_serving(model, real.gpu("L40S"), ServingRequest(gpus=1, input_len=8000, output_len=500,
+                                                                   load=Load(kind=LoadKind.concurrency, value=1)))
+    rec = serve(cat, model, max_gpus=4, concurrency=one.max_concurrency, input_len=8000, output_len=500)
+    (o,) = rec.options
+    assert o.copies == 2 and o.max_concurrency >= one.max_concurrency * 1.1
+    basis = next(a for a in rec.assumptions if a.code == "serve_rec.basis")
+    assert "10% more sequences" in render(basis, "en") and "10%" in render(basis, "zh")

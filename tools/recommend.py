@@ -77,6 +77,7 @@ from tools.recommend_output import (
     why,
 )
 from tools.recommend_rank import COST_BAND, TIGHT_HEADROOM, fit_problems, job_cost, monthly_of, need_of, pick_price, rank
+from tools.recommend_serving import KV_MARGIN, ServingPlanner
 from tools.recommend_software import SoftwareChecker, fractional_note, is_llm, proposes_fp8, proposes_int4
 from tools.schemas import ExchangeRate, Recommendation, RecommendRequest, TrainTimeEstimate, TrainTimeRequest
 from tools.serving_codes import ServingCode, ServingError
@@ -166,8 +167,6 @@ class _Run:
         self.serving = None
         self.formats: list[WeightFormat] = []
         if request.serving is not None:
-            from tools.recommend_serving import ServingPlanner
-
             assert model is not None
             self.serving = ServingPlanner(model, request.serving, request.max_gpus, self.cache)
             self.formats = [request.serving.weights or WeightFormat.bf16]
@@ -311,7 +310,7 @@ def recommend(
     assumptions.append(Note.of(RankCode.basis, need=run.need, band_fraction=COST_BAND, headroom_fraction=TIGHT_HEADROOM,
                                mainland_first=run.mainland == "first", mainland_last=run.mainland == "last"))
     if run.serving is not None:
-        assumptions.append(Note.of(ServeRecCode.basis, max_gpus=request.max_gpus))
+        assumptions.append(Note.of(ServeRecCode.basis, max_gpus=request.max_gpus, margin_fraction=KV_MARGIN))
         top = next((c for c in chosen if c.serving is not None), None)
         if top is not None:
             assumptions.extend(n for n in top.serving.assumptions if n.code in SERVING_ASSUMPTIONS)

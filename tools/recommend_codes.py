@@ -107,9 +107,10 @@ class ServeRecCode(NoteCode):
     variant = "serve_rec.variant"  # weights, cost, base_cost (None: no bf16 option), currency, period
     reject_weights = "serve_rec.reject_weights"  # weights, weights_gib (all GPUs), usable_gib (all GPUs), gpus, gpu
     reject_kv = "serve_rec.reject_kv"  # concurrency, max_concurrency, copies
+    reject_kv_margin = "serve_rec.reject_kv_margin"  # needed (load + margin, sequences), max_concurrency, margin_fraction, copies
     reject_saturated = "serve_rec.reject_saturated"  # request_rate_req_s, max_req_s, copies
     reject_targets = "serve_rec.reject_targets"  # ttft_ms, target_ms, tokens_per_user_s, target_tok_s (None: not set), copies
-    basis = "serve_rec.basis"  # max_gpus
+    basis = "serve_rec.basis"  # max_gpus, margin_fraction (KV sequences beyond the load)
     variants = "serve_rec.variants"  # formats (WeightFormat values)
 
 

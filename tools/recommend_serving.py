@@ -35,6 +35,11 @@ from tools.serving_profiles import WeightFormat
 from tools.serving_types import Load, LoadKind, ServingEstimate, ServingRequest
 
 MAX_NODES = 8  # pipeline stages across machines for weights no machine holds
+# A deployment whose KV pool holds exactly the load's sequences at the stated lengths runs out of blocks as soon as
+# requests run longer than those lengths, and vLLM then preempts the newest running sequences (recomputing them
+# later: docs.vllm.ai "Optimization and Tuning", Preemption), which stalls those users. So a serving pick must hold
+# a tenth more sequences than the load (whole sequences: a load under 10 has no margin).
+KV_MARGIN = 0.1
 LINEAR_STEPS = 4  # copies tried one by one after the first estimate of how many are needed, then doubling
 
 
@@ -136,7 +141,7 @@ class ServingPlanner:
             if found is None:
                 return self._no_weights(gpu, per_node, weights, est)
             est = found
-        if est.ok:
+        if self._carries(est):
             return ServingFit(est, 1, nodes, True)
         most = max(1, self.max_gpus // (per_node * nodes))
         last, last_copies = est, 1
@@ -145,9 +150,23 @@ class ServingPlanner:
             if not isinstance(e, ServingEstimate):
                 break
             last, last_copies = e, copies
-            if e.ok:
+            if self._carries(e):
                 return ServingFit(e, copies, nodes, True)
         return self._miss(last, last_copies)
+
+    def margin_sequences(self, e: ServingEstimate) -> int:
+        """The sequences one copy's KV pool must hold: its share of the load and `KV_MARGIN` more, whole."""
+        wanted = e.concurrency * e.replicas
+        return math.ceil(wanted - 1e-9) + math.floor(wanted * KV_MARGIN + 1e-9)
+
+    def _carries(self, e: ServingEstimate) -> bool:
+        """The copy carries its share with the KV margin: a concurrency or request-rate load only (a static batch or
+        the maximum throughput asks for no margin)."""
+        if not e.ok:
+            return False
+        if self.load is None or self.load.kind not in (LoadKind.concurrency, LoadKind.request_rate, LoadKind.requests_per_day):
+            return True
+        return e.max_concurrency >= self.margin_sequences(e)
 
     def _no_weights(self, gpu: GPU, per_node: int, weights: WeightFormat, est) -> ServingFit:
         need, usable = self.weights_gib(weights), gpu.usable_memory_gib * per_node
@@ -187,6 +206,10 @@ class ServingPlanner:
             reason = Note.of(ServeRecCode.reject_kv, concurrency=wanted, max_concurrency=e.max_concurrency * copies,
                              copies=copies)
             return ServingFit(e, copies, e.nodes, False, "fit", reason, 0.5)
+        if e.ok:  # the load fits, its margin does not
+            reason = Note.of(ServeRecCode.reject_kv_margin, needed=self.margin_sequences(e) * copies,
+                             max_concurrency=e.max_concurrency * copies, margin_fraction=KV_MARGIN, copies=copies)
+            return ServingFit(e, copies, e.nodes, False, "fit", reason, 0.25)
         s = self.spec
         reason = Note.of(ServeRecCode.reject_targets, ttft_ms=round(e.ttft_ms, 1), target_ms=s.ttft_ms,
                          tokens_per_user_s=round(e.tokens_per_user_s, 1), target_tok_s=s.min_tokens_per_user, copies=copies)

@@ -545,6 +545,20 @@ def _serve_kv(zh: bool):
     return render
 
 
+def _serve_kv_margin(zh: bool):
+    def render(p: dict, f: Formatter) -> str:
+        copies = p.get("copies") or 1
+        if zh:
+            where = f"{copies} 份部署" if copies > 1 else "单机"
+            return (f"KV cache 没有余量：{where}只能容纳 {f.int(p['max_concurrency'])} 个序列，而负载加 "
+                    f"{f.pct(p['margin_fraction'])} 余量需要 {f.int(p['needed'])} 个（请求比设定长度更长时会被抢占）")
+        where = f"{copies} copies" if copies > 1 else "one machine"
+        return (f"no KV-cache margin: {f.int(p['max_concurrency'])} sequences fit on {where}, the load plus a "
+                f"{f.pct(p['margin_fraction'])} margin needs {f.int(p['needed'])} (longer requests would be preempted)")
+
+    return render
+
+
 def _serve_saturated(zh: bool):
     def render(p: dict, f: Formatter) -> str:
         copies = p.get("copies") or 1
@@ -580,9 +594,10 @@ def _serve_targets(zh: bool):
 def _serve_basis(zh: bool):
     def render(p: dict, f: Formatter) -> str:
         if zh:
-            return (f"推理部署：只保留放得下权重和此负载 KV cache、并满足延迟目标的实例，按满足该负载的每月费用排序；"
+            return (f"推理部署：只保留放得下权重和此负载 KV cache（另留 {f.pct(p.get('margin_fraction') or 0)} 的序列余量）、并满足延迟目标的实例，按满足该负载的每月费用排序；"
                     f"单机不够时，用多份同样的部署加负载均衡（合计最多 {p['max_gpus']} 张卡）。")
-        return ("Serving: instances that hold the weights and the KV cache for the load and meet the latency targets, "
+        return ("Serving: instances that hold the weights and the KV cache for the load (with "
+                f"{f.pct(p.get('margin_fraction') or 0)} more sequences as margin) and meet the latency targets, "
                 "ranked by the monthly cost of meeting the load; when one machine is not enough, copies of it behind a "
                 f"load balancer (up to {p['max_gpus']} GPUs in all).")
 
@@ -629,6 +644,7 @@ MESSAGES: dict = {
     "serve_rec.variant": (_variant(False), _variant(True)),
     "serve_rec.reject_weights": (_serve_weights(False), _serve_weights(True)),
     "serve_rec.reject_kv": (_serve_kv(False), _serve_kv(True)),
+    "serve_rec.reject_kv_margin": (_serve_kv_margin(False), _serve_kv_margin(True)),
     "serve_rec.reject_saturated": (_serve_saturated(False), _serve_saturated(True)),
     "serve_rec.reject_targets": (_serve_targets(False), _serve_targets(True)),
     "serve_rec.basis": (_serve_basis(False), _serve_basis(True)),
