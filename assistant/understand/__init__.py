@@ -8,12 +8,16 @@ here re-reads earlier turns: the state carries what they said.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from assistant.understand.bank import ExampleBank
 from assistant.understand.conditions import HeldHardware, held_hardware
 from assistant.understand.frames import FrameDecider, FrameDecision
 from assistant.understand.language import language_of
-from assistant.understand.reader import Reader, Reading
+from assistant.understand.model import FAST_MODEL_PATH, MODEL_PATH, FrameModel
+from assistant.understand.names import NameMatcher
+from assistant.understand.reader import HARDWARE_SLOTS, Reader, Reading
 from assistant.understand.slots import Frame, SlotUpdate
 from assistant.understand.state import ConversationState, Preferences
 
@@ -39,9 +43,6 @@ class TurnReading:
 
 class Understanding:
     def __init__(self, catalog, *, bank: object | None = "default", models: tuple | None = None):
-        from assistant.understand.bank import ExampleBank
-        from assistant.understand.model import FAST_MODEL_PATH, MODEL_PATH, FrameModel
-        from assistant.understand.names import NameMatcher
 
         self.reader = Reader(NameMatcher(catalog))
         if bank == "default":
@@ -99,8 +100,6 @@ def same_load_kind(update: SlotUpdate, state: ConversationState) -> SlotUpdate:
 def hardware_in_force(update: SlotUpdate, state: ConversationState) -> SlotUpdate:
     """"forget my card" withdraws whichever hardware the user had stated (the reader cannot know which): a GPU, its
     count, or the memory they have; with none in force it withdraws the GPU."""
-    from assistant.understand.reader import HARDWARE_SLOTS
-
     if not all(name in update.retract for name in HARDWARE_SLOTS):
         return update
     keep = [n for n in update.retract if n not in HARDWARE_SLOTS or state.has(n)]
@@ -113,8 +112,6 @@ def retract_in_force(update: SlotUpdate, state: ConversationState) -> SlotUpdate
     """A withdrawal names what is in force: "no rush" or "不限厂商" in a question that set no deadline or provider
     withdraws nothing (the state is the same either way; the turn states no `retract`). The hardware slots are
     hardware_in_force's (a "forget my card" with none in force still withdraws the GPU)."""
-    from assistant.understand.reader import HARDWARE_SLOTS
-
     keep = [n for n in update.retract if n in HARDWARE_SLOTS or state.has(n)]
     return update if keep == list(update.retract) else update.model_copy(update={"retract": keep})
 
@@ -136,10 +133,11 @@ def same_family_size(update: SlotUpdate, state: ConversationState, catalog) -> S
     return update
 
 
-def _size_in_name(key: str) -> float | None:
-    import re
+_SIZE_IN_NAME = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)b(?![a-z0-9])")
 
-    m = re.search(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)b(?![a-z0-9])", key)
+
+def _size_in_name(key: str) -> float | None:
+    m = _SIZE_IN_NAME.search(key)
     return float(m.group(1)) * 1e9 if m else None
 
 
