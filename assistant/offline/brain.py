@@ -59,14 +59,17 @@ class OfflineBrain(BaseChatModel):
         handler = HANDLERS[ctx.frame]
         plan: Plan = handler.plan(ctx, self.env) if not ctx.problems else Plan()
         since = messages[last + 1 :]
-        if plan.calls and not any(isinstance(m, ToolMessage) for m in since):
+        results = Results(outcomes(since, plan))
+        # the plan's calls first; then the calls the handler plans from their results (a second round: the time of the
+        # change that makes the job fit), each once
+        pending = plan.calls if not any(isinstance(m, ToolMessage) for m in since) else follow_ups(handler, ctx, plan, results, self.env)
+        if pending:
             calls = [
                 {"name": c.name, "args": c.args, "id": f"call_{c.key}_{uuid.uuid4().hex[:8]}", "type": "tool_call"}
-                for c in plan.calls
+                for c in pending
             ]
             message = AIMessage(content="", tool_calls=calls)
         else:
-            results = Results(outcomes(since, plan))
             cited = Cited()
             text = compose_answer(handler, ctx, plan, results, cited, self.env)
             # "unshown": results the composition computed but did not show (an alternative beside a "yes"): the
@@ -74,6 +77,17 @@ class OfflineBrain(BaseChatModel):
             message = AIMessage(content=text, additional_kwargs={OFFLINE_BRAIN_KEY: {
                 "citations": cited.passages, "language": ctx.lang, "unshown": list(plan.data.get("unshown", []))}})
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+def follow_ups(handler: Any, ctx: TurnContext, plan: Plan, results: Results, env: Env) -> list:
+    """The calls a handler adds once the plan's results are in (its optional `follow_up`), less those already made:
+    the plan grows by them either way, so the composition sees the same plan on every pass."""
+    follow = getattr(handler, "follow_up", None)
+    if follow is None or ctx.problems:
+        return []
+    before = len(plan.calls)
+    follow(ctx, plan, results, env)
+    return [c for c in plan.calls[before:] if results.get(c.key) is None]
 
 
 def outcomes(messages: list[BaseMessage], plan: Plan | None = None) -> list[Outcome]:

@@ -21,7 +21,7 @@ from assistant.offline.workload import (
 )
 from assistant.understand.slots import Frame
 from tools.messages.format import Formatter
-from tools.notes import Note, NoteCode
+from tools.notes import Change, ChangeKind, Note, NoteCode
 
 TIME_TOPIC = ("training throughput GPU utilization data loading bottleneck", "训练速度 GPU利用率 数据加载 瓶颈")
 CLUSTER_TOPIC = ("large model pretraining multi-node InfiniBand NVLink cluster", "大模型预训练 多机多卡 InfiniBand NVLink")
@@ -33,6 +33,28 @@ class TimeCode(NoteCode):
     deadline_lead = "time.deadline_lead"
     deadline_ok = "time.deadline_ok"
     as_stated = "time.as_stated"  # the time below is for the job as stated, which the named hardware does not hold
+    with_change = "time.with_change"  # the time below is for the job with the cheapest change that makes it fit
+
+
+# The cheapest changes a time estimate can take, and the argument each sets: a context, batch or checkpointing change
+# would need a time model of its own (the estimate's 6·N·D does not see them), so those are not timed.
+TIMED_CHANGES = {ChangeKind.set_mode: "mode", ChangeKind.set_gpus: "gpus"}
+
+
+def changed_time_args(results: Results) -> dict[str, Any] | None:
+    """The first GPU's time arguments with the cheapest change applied, where nothing named holds the job as
+    stated and that change is one a time estimate takes; else None."""
+    fit, time = results.get("fit"), results.get("time")
+    if fit is None or time is None or fit.error or time.error:
+        return None
+    targets = (fit.result.get("fit") or {}).get("targets") or []
+    if not targets or any(t.get("fits") for t in targets) or not targets[0].get("cheapest_change"):
+        return None
+    change = Change.model_validate(targets[0]["cheapest_change"]["change"])
+    arg = TIMED_CHANGES.get(change.kind)
+    if arg is None or change.value is None:
+        return None
+    return {**time.args, arg: int(change.value) if arg == "gpus" else change.value}
 
 
 TIMED_GPUS = 3  # "on a 4090 or an A100 or an H100?": each named GPU gets its time (and its fit), in the order named
@@ -117,6 +139,9 @@ def _timed_blocks(ctx: TurnContext, results: Results, env: Env) -> tuple[list, O
             lead.append(change_note(first["cheapest_change"], ctx.lang))
         lines = lines[1 + bool(first and first.get("cheapest_change")):] if first else lines  # said in the lead
         blocks = [Lead(lead)] if lead else []
+        changed = results.get("time_change")
+        if first and changed is not None and not changed.error:
+            blocks.append(Para([Note.of(TimeCode.with_change), time_lead(changed, env)]))
         if times:
             blocks.append(Para([Note.of(TimeCode.as_stated), time_lead(times[0], env)] if first else [time_lead(times[0], env)]))
     for key in (f"time{n}" for n in range(2, TIMED_GPUS + 1)):  # a GPU named but not timed says why
@@ -154,6 +179,12 @@ class TrainTimeHandler:
         search(plan, zh if ctx.lang == "zh" else en, ctx.lang, key="guide_time")
         return plan
 
+    def follow_up(self, ctx: TurnContext, plan: Plan, results: Results, env: Env) -> None:
+        """Nothing named holds the job: the time of the change that makes it fit, on the same hardware."""
+        args = changed_time_args(results)
+        if args is not None:
+            plan.call("estimate_train_time", "time_change", **args)
+
     def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
         out = Composition()
         t = results.get("time")
@@ -188,6 +219,12 @@ class DeadlineHandler:
         en, zh = CLUSTER_TOPIC
         search(plan, zh if ctx.lang == "zh" else en, ctx.lang, key="guide_time")
         return plan
+
+    def follow_up(self, ctx: TurnContext, plan: Plan, results: Results, env: Env) -> None:
+        """Nothing named holds the job: the time of the change that makes it fit, on the same hardware."""
+        args = changed_time_args(results)
+        if args is not None:
+            plan.call("estimate_train_time", "time_change", **args)
 
     def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
         out = Composition()
