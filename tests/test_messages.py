@@ -227,6 +227,11 @@ RUNS: dict[str, Callable[[Env], Any]] = {
     "vision transformer with a model EMA": _vram("vit-b-16", mode="full", precision="fp16", autocast=True,
                                                  flash_attention=False, model_ema=True),
     "vision transformer inference": _vram("vit-b-16", mode="inference", batch_size=64),
+    "vision transformer with a segmentation head's per-pixel loss (SETR: 4 losses)": _vram(
+        "vit-l-16", mode="full", precision="fp32", optimizer="sgd", flash_attention=False, dense_classes=150,
+        dense_label_pixels=512 * 512, dense_loss_heads=4),
+    "a segmentation head at inference, not counted": _vram("vit-b-16", mode="inference", dense_classes=150,
+                                                           dense_label_pixels=512 * 512),
     "vision transformer, selective checkpointing, an EMA ignored": _vram("vit-b-16", mode="lora", checkpointing="selective",
                                                                          model_ema=True),
     "shape missing in the catalog": _vram(lambda env: _no_shape_model()),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -263,15 +264,16 @@ def test_the_ninth_round_moved_only_the_eighth_rounds_vision_rows(bench, report_
     reading = reading[:reading.index("\n### ", 10)]
     moved = [line.split(" | ")[0].removeprefix("| ") for line in reading.split("Every row the round moved:")[1]
              .split("The ten largest")[0].splitlines() if line.startswith("| ") and "---" not in line][1:]
-    kinds8 = {r.id: r for r in mem if r.set == "new kinds 8"}
+    # the ninth round's own after-state: the tenth round (dense-head fields stated by errata on the seven
+    # mmsegmentation rows) moved those rows since, so they read at that round's frozen estimates (AFTER_ROUND9_GIB)
+    kinds8 = {r.id: replace(r, ours_gib=bench.AFTER_ROUND9_GIB.get(r.id, r.ours_gib)) for r in mem
+              if r.set == "new kinds 8"}
     assert moved and set(moved) <= set(kinds8)
     assert all(kinds8[i].kind.startswith("vision") for i in moved)
     # the three DeiT rows and every mmsegmentation row that was not routed already (catalog keys at fp32 move by the
     # explicit count; the Segmenter-Linear ViT-S row lands within 0.005 GiB of its decoder reading)
     assert {"mesa-deit-b-amp-b128", "mesa-deit-s-amp-b128", "mesa-deit-ti-amp-b128"} <= set(moved)
-    for r in mem:
-        if r.set != "new kinds 8":
-            continue
+    for r in kinds8.values():
         then = bench.ROUND8_AT_EVAL_GIB[r.id]
         assert (r.id in moved) == (abs(r.ours_gib - then) > 0.005 + 1e-9), r.id
     after = bench._summary([r.error for r in kinds8.values()])

@@ -124,6 +124,16 @@ class VramRequest(Strict):
     model_ema: bool = Field(
         default=False, description="full training keeps a model EMA on the GPU (timm ModelEma, DeiT's --model-ema): one "
                                    "more copy of the weights in the model's dtype. False: no EMA, or one kept on the CPU")
+    dense_classes: Annotated[int, Field(ge=1)] | None = Field(
+        default=None, description="a dense-prediction (semantic segmentation) head's classes: training's loss runs on "
+                                  "per-pixel logits upsampled to the label map (mmsegmentation's decode heads). None: no "
+                                  "such head (a vision model's loss is over its class token)")
+    dense_label_pixels: Annotated[int, Field(ge=1)] | None = Field(
+        default=None, description="with dense_classes: pixels of each image's label map the loss runs on (the training "
+                                  "crop's height x width, e.g. 512 x 512 = 262144)")
+    dense_loss_heads: Annotated[int, Field(ge=1)] = Field(
+        default=1, description="with dense_classes: losses computed at label resolution per image (the decode head "
+                               "plus each auxiliary head, e.g. SETR's 3 auxiliary heads: 4)")
 
     @model_validator(mode="after")
     def _check(self) -> "VramRequest":
@@ -145,6 +155,12 @@ class VramRequest(Strict):
             needs = ("mode=full|lora|qlora|pretrain" if self.mode == Mode.inference else
                      "chunked_loss=false" if self.chunked_loss else "logits_upcast=None")
             raise InputError(Note.of(ErrorCode.field_needs, field="vocab_parallel_loss", needs=needs))
+        if (self.dense_classes is None) != (self.dense_label_pixels is None):
+            field, needs = (("dense_classes", "dense_label_pixels") if self.dense_label_pixels is None
+                            else ("dense_label_pixels", "dense_classes"))
+            raise InputError(Note.of(ErrorCode.field_needs, field=field, needs=needs))
+        if self.dense_loss_heads != 1 and self.dense_classes is None:
+            raise InputError(Note.of(ErrorCode.field_needs, field="dense_loss_heads", needs="dense_classes"))
         if (not self.bnb_double_quant or self.bnb_compute_fp32) and not four_bit:
             field = "bnb_double_quant" if not self.bnb_double_quant else "bnb_compute_fp32"
             raise InputError(Note.of(ErrorCode.field_needs, field=field, needs="precision=nf4|int4|mode=qlora"))

@@ -58,7 +58,8 @@ GPU until backward ends, in the post-backward stream's pool (`_offload_grad_stag
 leaves the LM head in fp32, so without autocast its logits are fp32 (`head_fp32`). A vision transformer's training
 activations are counted block by block, each saved tensor in its own dtype (`_vit_token_bytes`), not taken from the
 catalog's measured profile; without a fused attention kernel its scores are an explicit softmax, fp32 under autocast
-(`_vit_explicit_attention_bytes`), and a model EMA kept on the GPU counts once stated (`_model_ema`). Every constant is
+(`_vit_explicit_attention_bytes`), a model EMA kept on the GPU counts once stated (`_model_ema`), and so does a
+segmentation head's per-pixel loss at the label map's resolution (`_dense_logits`). Every constant is
 commented where it is used and every default that was assumed is listed in `VramEstimate.assumptions`.
 """
 
@@ -342,6 +343,9 @@ def _defaults(model: ModelSpec, req: VramRequest, acc: _Acc) -> tuple[Precision,
         ckpt = req.checkpointing
     if req.model_ema and req.mode not in (Mode.full, Mode.pretrain):
         acc.say(VramCode.model_ema_ignored, mode=req.mode.value)
+    if req.dense_classes is not None and (not training or not is_vision_transformer(model)):
+        # the per-pixel loss is counted for a vision transformer's training only (`_dense_logits`)
+        acc.say(VramCode.dense_logits_ignored, reason="inference" if not training else "not_vision")
     if "batch_size" not in req.model_fields_set:
         acc.say(VramCode.batch_default_training if training else VramCode.batch_default_inference, batch_size=1)
     return p, seq, ckpt
@@ -941,6 +945,7 @@ def _training_activations(model: ModelSpec, shape: Shape | None, req: VramReques
     b = req.batch_size
     if shape is not None and is_vision_transformer(model):
         _vit_activations(shape, seq, b, ckpt, tp, flash, reg, p, acc)
+        _dense_logits(req, acc)
         return
     if model.activation_profile is not None:
         prof = model.activation_profile
@@ -1067,6 +1072,33 @@ def _vit_activations(s: Shape, seq: int, b: int, ckpt: Checkpointing, tp: int, f
     acc.say(VramCode.vit_blocks, bytes_per_token=round(per_block / tokens), layers=s.layers, tokens=seq,
             checkpointed=ckpt == Checkpointing.full, attention="flash" if flash and reg.compute != FP32
             else "mem_efficient" if flash else "explicit")
+
+
+def _dense_logits(req: VramRequest, acc: _Acc) -> None:
+    """A dense-prediction head's per-pixel loss, as `VramRequest.dense_classes` / `dense_label_pixels` /
+    `dense_loss_heads` state it (a semantic-segmentation head on a vision transformer: mmsegmentation's decode heads).
+
+    mmsegmentation 0.x `BaseDecodeHead.losses` (mmseg/models/decode_heads/decode_head.py, the version of the
+    mmsegmentation rows; read in the code index's copies of it) runs `seg_logit = resize(input=seg_logit,
+    size=seg_label.shape[2:], mode='bilinear', ...)`, then `self.loss_decode(seg_logit, seg_label, ...)` and
+    `accuracy(seg_logit, seg_label)`, under `@force_fp32(apply_to=('seg_logit',))`: the logits are fp32 at the label's
+    resolution whatever the head computed them at. `CrossEntropyLoss` (mmseg/models/losses/cross_entropy_loss.py) calls
+    `F.cross_entropy(pred, label, reduction='none', ...)`, which is `nll_loss(log_softmax(input, 1), ...)` (torch 1.x
+    torch/nn/functional.py): log_softmax saves its fp32 output (classes x pixels) for backward; the upsampled logits
+    themselves are freed when `losses` returns (bilinear upsampling's backward needs only the sizes). Each head with a
+    loss (the decode head and every auxiliary head: `auxiliary_head` in the configs; SETR's has three) keeps its own
+    saved output until backward reaches it; backward starts at the losses while every block's activations are still
+    held, and for the head it runs first it makes nll_loss's input gradient and log_softmax's result gradient, both of
+    the logits' size, beside the saved output: (heads + 2) fp32 tensors of classes x pixels per image at the peak. The
+    heads' own feature maps (1x1 convolutions, SyncBN, upsampling to 1/4 of the crop) and Segmenter's mask-transformer
+    layers are not counted: no field states them."""
+    if req.dense_classes is None:
+        return
+    maps = (req.dense_loss_heads + 2) * req.batch_size  # saved log-softmax outputs + the two gradients of one head
+    per_map = FP32 * req.dense_classes * req.dense_label_pixels
+    acc.add(Component.logits, maps * per_map, Precision.fp32)
+    acc.say(VramCode.dense_logits, classes=req.dense_classes, pixels=req.dense_label_pixels,
+            heads=req.dense_loss_heads, maps=maps)
 
 
 def _vit_token_bytes(s: Shape, reg: _Regime, tp: int, flash: bool, seq: int) -> float:

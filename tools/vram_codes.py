@@ -121,6 +121,10 @@ class VramCode(NoteCode):
     vit_checkpointing_as_none = "vram.vit_checkpointing_as_none"  # checkpointing (the stated value): counted as none
     vit_inference = "vram.vit_inference"  # bytes_per_token (one block's working set), tokens (per image)
     model_ema_ignored = "vram.model_ema_ignored"  # mode: a model EMA is a full-training copy; not counted for this mode
+    dense_logits = "vram.dense_logits"  # classes, pixels (per label map), heads (losses at that resolution), maps
+    # (fp32 classes x pixels tensors held at the peak, all images)
+    dense_logits_ignored = "vram.dense_logits_ignored"  # reason: "inference" | "not_vision" (counted for a vision
+    # transformer's training only)
 
 
 class FormulaCode(NoteCode):

@@ -436,6 +436,21 @@ ASSUMPTIONS = {
         "keeps none",
         lambda p, f: f"未计入模型权重的指数滑动平均：它复制的是全量训练更新的权重，{f.term('mode', p['mode'])}不保留",
     ),
+    "vram.dense_logits": (
+        lambda p, f: f"per-pixel loss of the segmentation head: {p['classes']} classes upsampled to the {p['pixels']:,}-"
+        f"pixel label map in fp32, {f.count(p['heads'], 'loss', 'losses')} at that resolution; at the peak {p['maps']} such maps are held "
+        "(each loss's saved log-softmax output, and the two gradients of the loss that backward runs first)",
+        lambda p, f: f"分割头的逐像素损失：{p['classes']} 个类别的 logits 上采样到 {p['pixels']:,} 像素的标签图（fp32），"
+        f"该分辨率上共 {p['heads']} 个损失；峰值时保留 {p['maps']} 张这样的图（每个损失保存的 log_softmax 输出，以及反向传播"
+        "最先处理的那个损失的两个梯度）",
+    ),
+    "vram.dense_logits_ignored": (
+        lambda p, f: "segmentation head's per-pixel loss not counted: "
+        + ("inference computes no loss" if p["reason"] == "inference"
+           else "it is counted on a vision transformer only"),
+        lambda p, f: "未计入分割头的逐像素损失："
+        + ("推理不计算损失" if p["reason"] == "inference" else "仅对视觉 Transformer 计入"),
+    ),
     "vram.model_ema": (
         lambda p, f: f"model EMA on the GPU (timm's ModelEma, on by default in DeiT's recipe): one more copy of the "
         f"{p['params']:,.0f} weights in {p['precision']}, updated after every step",
