@@ -149,14 +149,20 @@ def test_the_one_evaluation_is_kept_verbatim_and_recorded_in_the_readme():
 
 def test_the_report_prints_the_frozen_evaluation_first_and_is_current(cat):
     """benchmarks/serving.md is what `python benchmarks/serving.py` prints at this commit; round 8 leads the targets
-    (pooled, then without its Max-Q file) and its one evaluation is printed as frozen, its live figures the same."""
+    (pooled, then without its Max-Q file) and its one evaluation is printed as frozen; its live figures have moved
+    since (vLLM async scheduling, calibration round 9)."""
     text = SC.report(cat)
     assert text == (ROOT / "benchmarks" / "serving.md").read_text(encoding="utf-8"), \
         "benchmarks/serving.md is stale: run `python benchmarks/serving.py > benchmarks/serving.md`"
     start = text.index("### Round 8: its one evaluation")
     assert "\n".join(SC.ROUND8_EVALUATION) in text[start:text.index(SC.ROUND8_SINCE_HEADING)]
     rows = SC.evaluate(cat)
-    assert [*SC.round8_targets(rows), "", *SC.findings_round8(rows)] == SC.ROUND8_EVALUATION  # no figure has moved
+    # Since round 8's evaluation (calibration round 9, issue 11) vLLM >= 0.14's async scheduling moves the Max-Q file's
+    # figures (benchmarks/serving.md, "Since round 8's evaluation"): the frozen text stays, the live targets differ
+    live = SC.round8_targets(rows)
+    assert live != SC.ROUND8_EVALUATION[:len(live)]
+    assert any("round 8, throughput: median error 7.1% over 16 figures" in line for line in live)
+    assert any("round 8, latency: median error 10.3% over 18 figures" in line for line in live)
     targets = text.split("## Targets", 1)[1].split("### Round 8: its one evaluation", 1)[0]
     assert (targets.index("- held out, round 8, ") < targets.index(f"- {SC.ROUND8_WITHOUT_MAXQ}, ")
             < targets.index("- held out, round 7 (spent), "))

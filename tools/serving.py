@@ -362,8 +362,9 @@ def estimate_serving(model: ModelSpec, gpu: GPU, request: ServingRequest, *, all
                      scheduling: EngineScheduling | None = None) -> ServingEstimate:
     """Serve `model` on GPUs of type `gpu` under `request` (see the module docstring).
 
-    `scheduling`: scheduler options the deployment states (vLLM `--num-scheduler-steps`; SGLang DP attention, recorded
-    only); None: the engine's defaults.
+    `scheduling`: scheduler options the deployment states (vLLM `--num-scheduler-steps`, vLLM V1 `--async-scheduling`;
+    SGLang DP attention, recorded only); None: the engine's defaults as the constants were fitted (async scheduling
+    off).
 
     Raises `InputError` (a `ServingError` note) for bad input, and — unless `allow_no_fit` — when the
     weights fit on no layout of the given GPUs. When only the KV cache for the load does not fit, the

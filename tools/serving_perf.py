@@ -223,6 +223,7 @@ class Plan:
     memory_note: Note
     kv_memo: dict | None = None
     scheduler_steps: int = 1  # decode steps per scheduler call (vLLM --num-scheduler-steps; 1: every step)
+    cpu_overlap: bool = False  # the per-sequence CPU work runs beside the GPU's (vLLM async scheduling)
 
 
 # engines that run on NVIDIA's CUDA stack only (vLLM, SGLang and llama.cpp have ROCm builds)
@@ -256,6 +257,7 @@ def make_plan(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout, i
         visible_gib=visible_gib(gpu), usable_gib=0.0, non_torch_gib=0.0,
         activation_gib=0.0, pool_gib=0.0, batched_tokens=0, max_num_seqs=0, memory_note=Note.of(ServingCode.kv_dtype),
         scheduler_steps=(scheduling or EngineScheduling()).scheduler_steps(req.engine, req.vllm_engine),
+        cpu_overlap=(scheduling or EngineScheduling()).overlaps_cpu(req.engine, req.vllm_engine, layout.pp),
     )
     _size_memory(plan)
     return plan
@@ -488,11 +490,16 @@ def step_time(p: Plan, batch: float, context: float) -> StepTime:
     stage = max(memory_ms, compute_ms or 0.0)
     # MoE layers add the fused-MoE kernel chain's fixed time per layer (EngineProfile.moe_layer_overhead_us)
     moe_us = p.profile.moe_layer_overhead_us if experts > 1 else 0.0
-    overhead = (p.profile.step_overhead_ms + p.layers * (p.profile.layer_overhead_us + moe_us) / 1e3
-                + batch * p.profile.seq_overhead_us / 1e3 + allreduce_ms(p, micro) + (pp - 1) * PIPELINE_HOP_MS)
+    fixed = (p.profile.step_overhead_ms + p.layers * (p.profile.layer_overhead_us + moe_us) / 1e3
+             + allreduce_ms(p, micro) + (pp - 1) * PIPELINE_HOP_MS)
+    seq_cpu = batch * p.profile.seq_overhead_us / 1e3  # the engine's CPU work per sequence and step
+    if p.cpu_overlap:  # async scheduling: the next step's CPU work runs during this step's GPU work (serving_profiles)
+        step_ms = max(pp * stage + fixed, seq_cpu)
+    else:
+        step_ms = pp * stage + fixed + seq_cpu
     bound = "compute" if compute_ms is not None and compute_ms > memory_ms else "memory"
     return StepTime(weights_ms=weights_ms * pp, kv_ms=kv_ms * pp, compute_ms=None if compute_ms is None else compute_ms * pp,
-                    overhead_ms=overhead, step_ms=pp * stage + overhead, bound=bound)
+                    overhead_ms=step_ms - pp * stage, step_ms=step_ms, bound=bound)
 
 
 def prefill_ms(p: Plan, tokens: float, sequences: float = 1.0) -> float:

@@ -258,6 +258,27 @@ def vllm_rules(version: str) -> tuple[VllmEngine, SamplerWarmup] | None:
     return engine, SamplerWarmup.sort if sort else SamplerWarmup.fused
 
 
+# vLLM's async scheduling (`--async-scheduling`, vLLM PR #19970; default on since v0.14.0, PR #27614): the engine core
+# schedules step n + 1 and prepares its inputs while the GPU runs step n, and the sampled tokens of step n feed step
+# n + 1 on the GPU (vllm/v1/engine/core.py `step_with_batch_queue`, a batch queue of depth 2). The v0.14.0 release notes:
+# "Async scheduling enabled by default (#27614): Overlaps engine core scheduling with GPU execution", excluding
+# "pipeline parallel, CPU backend, non-MTP/Eagle spec decoding" (github.com/vllm-project/vllm/releases/tag/v0.14.0,
+# quoted in OpenBMB/UltraRAG PR #259). Only the V1 engine has it.
+VLLM_ASYNC_SCHEDULING_FROM = (0, 14)
+
+
+def vllm_async_scheduling(version: str) -> bool | None:
+    """Whether a vLLM release written as "0.18.0", "v0.23.0 (V1 engine)" schedules asynchronously by default.
+
+    None when the text names no 0.x release; False for the V0 engine and releases before VLLM_ASYNC_SCHEDULING_FROM.
+    """
+    m = re.search(r"\b[vV]?0\.(\d+)", version)
+    rules = vllm_rules(version)
+    if m is None or rules is None:
+        return None
+    return rules[0] == VllmEngine.v1 and (0, int(m.group(1))) >= VLLM_ASYNC_SCHEDULING_FROM
+
+
 # ---------------------------------------------------------------- scheduler options a deployment states
 
 
@@ -277,11 +298,18 @@ class EngineScheduling(Strict):
       whose per-step CPU work is already small (V1: a persistent batch, detokenising in the front-end process; 0.6
       runs with this flag); dividing them by N was measured and made the decode step 20-35 % too fast on round 6
       (benchmarks/serving.md, "Since round 6's evaluation").
+    * `async_scheduling` — vLLM V1 `--async-scheduling` (default on from v0.14.0; VLLM_ASYNC_SCHEDULING_FROM says
+      where that is read): the engine core's CPU work for the next step (scheduling, input preparation, output
+      processing) runs while the GPU executes the current one, so the per-sequence CPU time of the step
+      (EngineProfile.seq_overhead_us) is hidden under the GPU's work instead of added to it: a decode step takes
+      max(GPU work, CPU work) (tools/serving_perf.py `step_time`). vLLM leaves it off under pipeline parallelism.
+      None: not stated, not applied (the constants were fitted on engines that ran it off).
     * `dp_attention`, `dp_size` — SGLang `--enable-dp-attention` / `--dp-size N`: stated for the record; not modelled
       (benchmarks/serving.md, "Since round 6's evaluation", says why).
     """
 
     num_scheduler_steps: int | None = Field(default=None, gt=0, description="vLLM --num-scheduler-steps (V0, 0.6-0.8)")
+    async_scheduling: bool | None = Field(default=None, description="vLLM V1 --async-scheduling (default from 0.14)")
     dp_attention: bool | None = Field(default=None, description="SGLang --enable-dp-attention")
     dp_size: int | None = Field(default=None, gt=0, description="SGLang --dp-size (with dp_attention)")
 
@@ -292,6 +320,11 @@ class EngineScheduling(Strict):
         if engine == Engine.vllm and vllm_engine != VllmEngine.v1 and self.num_scheduler_steps:
             return self.num_scheduler_steps
         return 1
+
+    def overlaps_cpu(self, engine: "Engine", vllm_engine: "VllmEngine | None", pp: int) -> bool:
+        """Whether the per-sequence CPU work of a decode step overlaps the GPU's: vLLM's V1 engine with async
+        scheduling stated on, without pipeline parallelism (which the v0.14.0 default excludes)."""
+        return engine == Engine.vllm and vllm_engine == VllmEngine.v1 and bool(self.async_scheduling) and pp == 1
 
 
 LLAMACPP_COMPUTE_BUFFER_GIB = 0.5  # llama.cpp CUDA compute buffer at the default batch (-b 2048, -ub 512)
