@@ -145,7 +145,7 @@ def test_the_report_prints_the_frozen_evaluation_and_is_current(cat):
     start = text.index("### Round 7: its one evaluation")
     assert "\n".join(SC.ROUND7_EVALUATION) in text[start:text.index(SC.ROUND7_SINCE_HEADING)]
     targets = text.split("## Targets", 1)[1].split("### Round 7: its one evaluation", 1)[0]
-    assert (targets.index("- held out, round 8, ") < targets.index("- held out, round 7 (spent), ")
+    assert (targets.index("- held out, round 8 (spent), ") < targets.index("- held out, round 7 (spent), ")
             < targets.index(f"- {SC.ROUND7_WITHOUT_ROCM}, ") < targets.index("- held out, round 6 (spent), "))
     assert SC.ROUND7_WITHOUT_ROCM == "held out, round 7 (spent) without the ROCm file"
     assert "| held out, round 7 (spent) | latency |" in text and "| held out 7 (spent) | [rocmdevdocker-" in text

@@ -1,7 +1,8 @@
 """Serving held-out round 8 (issue 11): placed byte-identical to its freeze record (held_out_freezes.md, "Session 8",
 commit 58732c8, before the round-8 calibration commit 443df97, which changed no figure), read by no fitter, evaluated
 once; that evaluation is kept verbatim (ROUND8_EVALUATION) and benchmarks/serving.md is the report of this commit.
-Reported per source and pooled, pooled with and without its RTX PRO 6000 Max-Q file (decided at the freeze).
+Reported per source and pooled, pooled with and without its RTX PRO 6000 Max-Q file (decided at the freeze). Spent since
+the change after it (ab3ed60) read it: labelled "held out, round 8 (spent)", printed after round 9.
 
 Real files, the real estimator and catalog; no mocks.
 """
@@ -147,10 +148,10 @@ def test_the_one_evaluation_is_kept_verbatim_and_recorded_in_the_readme():
     assert "7.2 % over 9 figures" in readme and "9.6 % over 4 figures" in readme and "ROUND8_EVALUATION" in readme
 
 
-def test_the_report_prints_the_frozen_evaluation_first_and_is_current(cat):
-    """benchmarks/serving.md is what `python benchmarks/serving.py` prints at this commit; round 8 leads the targets
-    (pooled, then without its Max-Q file) and its one evaluation is printed as frozen; its live figures have moved
-    since (vLLM async scheduling, calibration round 9)."""
+def test_the_report_prints_the_frozen_evaluation_and_is_current(cat):
+    """benchmarks/serving.md is what `python benchmarks/serving.py` prints at this commit; round 8 (spent) follows round
+    9 in the targets (pooled, then without its Max-Q file) and its one evaluation is printed as frozen; its live figures
+    have moved since (vLLM async scheduling, calibration round 9)."""
     text = SC.report(cat)
     assert text == (ROOT / "benchmarks" / "serving.md").read_text(encoding="utf-8"), \
         "benchmarks/serving.md is stale: run `python benchmarks/serving.py > benchmarks/serving.md`"
@@ -161,10 +162,12 @@ def test_the_report_prints_the_frozen_evaluation_first_and_is_current(cat):
     # figures (benchmarks/serving.md, "Since round 8's evaluation"): the frozen text stays, the live targets differ
     live = SC.round8_targets(rows)
     assert live != SC.ROUND8_EVALUATION[:len(live)]
-    assert any("round 8, throughput: median error 7.1% over 16 figures" in line for line in live)
-    assert any("round 8, latency: median error 10.3% over 18 figures" in line for line in live)
-    targets = text.split("## Targets", 1)[1].split("### Round 8: its one evaluation", 1)[0]
-    assert (targets.index("- held out, round 8, ") < targets.index(f"- {SC.ROUND8_WITHOUT_MAXQ}, ")
-            < targets.index("- held out, round 7 (spent), "))
-    assert "| held out, round 8 | latency |" in text and "| held out 8 | [wayne-sm120-" in text
+    assert any("round 8 (spent), throughput: median error 7.1% over 16 figures" in line for line in live)
+    assert any("round 8 (spent), latency: median error 10.3% over 18 figures" in line for line in live)
+    targets = text.split("## Targets", 1)[1].split("### Round 9: its one evaluation", 1)[0]
+    assert (targets.index("- held out, round 9, ") < targets.index("- held out, round 8 (spent), ")
+            < targets.index(f"- {SC.ROUND8_WITHOUT_MAXQ}, ") < targets.index("- held out, round 7 (spent), "))
+    assert SC.ROUND8_WITHOUT_MAXQ == "held out, round 8 (spent) without the Max-Q file"
+    assert "| held out, round 8 (spent) | latency |" in text and "| held out 8 (spent) | [wayne-sm120-" in text
+    assert "- held out, round 8, " not in text.replace("\n".join(SC.ROUND8_EVALUATION), "")  # relabelled outside it
     assert "held out, round 8" not in SC.report(cat, round8=False)
