@@ -1,9 +1,10 @@
-"""Rebuild the k-NN example bank and the frame models from the development corpus.
+"""Rebuild the k-NN example bank and the frame models from the training corpus (dev + retired held-out splits).
 
     .venv/bin/python scripts/build_frame_bank.py          # writes assistant/understand/data/*
     .venv/bin/python scripts/build_frame_bank.py --check  # exit 1 when the shipped files are stale
 
-Reads only tests/data/understanding/dev/*.yaml (never the held-out split). For each
+Reads the training files of the corpus registry (`assistant/evaluation/splits.py`): the dev files
+and the retired held-out splits with their errata applied — never a live held-out split. For each
 turn: the reader's reading, the state before it (built from the corpus labels),
 its E5 vector, and the k-NN vote over every *other* conversation (as a new
 question would get). Trains the fast model (no k-NN feature) and the full model,
@@ -27,15 +28,19 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from assistant.evaluation.understanding import load_corpus  # noqa: E402
+from assistant.evaluation.splits import Registry  # noqa: E402
 from assistant.understand import Understanding, clean_update  # noqa: E402
 from assistant.understand.bank import BANK_JSONL, BANK_VECTORS, Example, ExampleBank, embed  # noqa: E402
 from assistant.understand.features import featurize  # noqa: E402
 from assistant.understand.model import FAST_MODEL_PATH, MODEL_PATH, FrameModel  # noqa: E402
 from assistant.understand.state import ConversationState  # noqa: E402
 
-DEV = ROOT / "tests" / "data" / "understanding" / "dev"
 FOLDS = 5
+
+
+def training_files() -> list[Path]:
+    """What the shipped bank and models are trained on (their corpus hash covers exactly these bytes)."""
+    return Registry().training_files()
 
 
 def corpus_hash(files: list[Path]) -> str:
@@ -77,7 +82,7 @@ def _embed_cached(texts: list[str]) -> np.ndarray:
 
 
 def build(check: bool = False) -> int:
-    files = sorted(DEV.glob("*.yaml"))
+    files = training_files()
     digest = corpus_hash(files)
     if check:
         model = FrameModel.load(MODEL_PATH)
@@ -87,7 +92,7 @@ def build(check: bool = False) -> int:
     from knowledge.catalog import load_catalog
     from knowledge.settings import Settings
 
-    conversations = load_corpus(files)
+    conversations = Registry().training_conversations()
     u = Understanding(load_catalog(Settings.load()), bank=None)
     rows = []  # (conversation id, turn id, reading, state before, gold frame)
     for conv in conversations:

@@ -149,7 +149,9 @@ _MEASURED_SPEED = re.compile(
     r"\d[\d.]*\s*(?:k\s*)?(?:tok(?:en)?s?\s*/\s*s(?:ec)?\b|t/s\b|tokens?\s+(?:per|a)\s+sec|tps\b|tokens?\s*/\s*秒|个?token每秒)"
     r"|(?:一条|每条|each request|every request|per request|一个请求|每个请求|每个要|一次回答)[^，。,.?？]{0,8}\d[\d.]*\s*(?:s\b|秒|分钟|minutes?|seconds?)", re.I)
 _FAILED = re.compile(r"\boom|out of memory|爆显存|显存不足|显存不够|报错|error", re.I)
-_ASKS_IF_NORMAL = re.compile(r"\bnormal\b|\bexpected\b|is (?:that|this|it) (?:really )?right|正常|符合预期|合理吗|对吗|对不对", re.I)
+_ASKS_IF_NORMAL = re.compile(
+    r"\bnormal\b|\bexpected\b|is (?:that|this|it) (?:really )?right|\bplausible\b|\brealistic\b|\breasonable\b|is something off"
+    r"|正常|符合预期|合理吗|对吗|对不对|靠谱吗|是不是哪里不对|哪里不对", re.I)  # whether a figure is what it should be
 
 
 def _measured_question(r: Reading, f: Facts) -> Frame | None:

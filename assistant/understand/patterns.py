@@ -118,12 +118,13 @@ def gpu_count(t: str) -> CountReading:
 
 MEM_UNIT = r"(?:gib|gb(?!ps|/s|it\b)|g(?![a-z])|gigs?|gigabytes?)"
 _MEM = re.compile(rf"(?<![A-Za-z0-9_./]){N}\s*{MEM_UNIT}(?!\s*/\s*\d)(?:\s*(?:的)?\s*(?:显存|vram|memory|内存)?)?", re.I)
-_HOST_AFTER = re.compile(r"^\s*(?:of\s+)?(?:ddr\d?|ram\b|system memory|host memory|cpu memory|内存(?!.{0,2}显存)|主机内存|disk|ssd|nvme|硬盘|磁盘|存储|swap|storage|file|文件)", re.I)
+_HOST_AFTER = re.compile(r"^\s*(?:of\s+)?(?:ddr\d?|ram\b|(?:system|host|cpu) ram\b|system memory|host memory|cpu memory|download\b|内存(?!.{0,2}显存)|主机内存|disk|ssd|nvme|硬盘|磁盘|存储|swap|storage|file|文件)", re.I)
 _HOST_BEFORE = re.compile(r"(?:系统内存|内存条|主机内存|cpu\s*内存|(?<!显)内存|\bram\b|system memory|host memory|cpu memory|disk|硬盘|磁盘|存储|ssd|nvme|dataset|数据集|checkpoint|权重文件|download|下载|带宽|bandwidth)\s*(?:is|of|:|：|有|是|为|大概|约|只有)?\s*$", re.I)
 _GPU_WORDS = re.compile(r"(?:gpu|vram|显存|显卡|card|卡)", re.I)
 # the figure is what something needs or uses, not memory the user has
 _NEED = re.compile(r"(?:need|needs|needed|require|requires|required|takes?|took|uses?|using|used|eats?|ate|allocated?|consum\w*|occup\w*|peaks?\w*|"
-                   r"is already|already|is only|only takes|占用|占了|需要|要|吃掉|吃了|用了|才|已经)\s*(?:about|around|~|约|大概|只有|近|将近)?\s*$", re.I)
+                   r"is already|already|is only|only takes|sits? at|stays? at|goes past|goes over|hits?|reach\w*|climbs? to|spikes? to|"
+                   r"says|said|claims?|claimed|peaks?\w*\s+(?:mem|memory|vram|usage)|占用|占了|占|需要|要|吃掉|吃了|用了|才|已经)\s*(?:about|around|~|约|大概|只有|近|将近)?\s*$", re.I)
 _USAGE = re.compile(r"(?:fit\w*|load\w*|trains?|trained|runs?|running|ran|uses?|using|used|takes?|took|peak\w*|占用|用了|跑了|吃了|放进)[^,.;，。?？]{0,24}(?:\bin(?: under)?|\bat|\bto|about|~|了|到|进)\s*$", re.I)
 _TOTAL_AFTER = re.compile(r"^\s*(?:total|in total|combined|altogether|overall|总共|一共|合计|总显存|gets allocated|allocated|for (?:full|the|a)\b)", re.I)
 _VERSUS = re.compile(r"^\s*(?:vs\.?|versus|or|还是|和|对比)\s*\d", re.I)
@@ -158,7 +159,8 @@ def memory(t: str) -> MemoryReading:
         near_before = _CLAUSE.split(before)[-1]
         if _gpu_in_clause(t, m.start(), m.end()):
             continue
-        host = _HOST_AFTER.match(after) or _HOST_BEFORE.search(near_before)
+        # "64G内存" is host RAM (内存, not 显存): the figure's own suffix says so
+        host = _HOST_AFTER.match(after) or _HOST_BEFORE.search(near_before) or re.search(r"(?<!显)内存$", m.group(0))
         if host and not _GPU_WORDS.search(near_before[-12:] + m.group(0)):
             continue
         if _NEED.search(near_before) or _USAGE.search(near_before) or _TOTAL_AFTER.match(after) or _VERSUS.match(after):

@@ -1,0 +1,126 @@
+"""The understanding corpus's files and what each is for: training (dev and retired held-out splits) or measuring (live).
+
+One registry read by `scripts/build_frame_bank.py` (what the k-NN bank and the frame models learn from),
+`benchmarks/understanding.py` (what dev cross-validation covers, which held-out splits are scored) and
+`tests/test_understanding_corpus.py` (which splits must never reach the bank):
+
+* **dev**: `tests/data/understanding/dev/*.yaml`;
+* **retired** held-out splits: scored once (or more) at the end of their session and studied since, so they measure
+  nothing any more; from session 9 on they are training data like dev. Their files stay byte-identical (their
+  digests are still checked); the errata in `errata.yaml` are applied to them exactly as the benchmark applied them;
+* **live** held-out splits: frozen before the changes they test, never in the bank, scored once at the end.
+
+Registering a split is a line in `HELDOUT_SPLITS`; retiring one moves its status from "live" to "retired" (and the
+rebuild then takes it into the bank).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import yaml
+
+from assistant.evaluation.understanding import Conversation, load_corpus
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data" / "understanding"
+ERRATA = "errata.yaml"
+
+
+@dataclass(frozen=True)
+class Split:
+    name: str  # as the benchmark prints it: "held-out 3"
+    file: str  # under tests/data/understanding/
+    status: Literal["live", "retired"]
+    note: str  # when it was written and frozen, when it was retired
+
+
+HELDOUT_SPLITS: tuple[Split, ...] = (
+    Split("held-out 1", "heldout.yaml", "retired", "frozen in session 2, scored in sessions 3-8; retired into training in session 9"),
+    Split("held-out 2", "heldout2.yaml", "retired", "written blind, frozen in session 5; retired into training in session 9"),
+    Split("held-out 3", "heldout3.yaml", "retired", "written blind, frozen in session 6; retired into training in session 9"),
+    Split("held-out 4", "heldout4.yaml", "retired", "written blind, frozen in session 7; retired into training in session 9"),
+    Split("held-out 5", "heldout5.yaml", "retired", "written blind, frozen in session 8; retired into training in session 9"),
+    Split("held-out 6", "heldout6.yaml", "retired", "written blind, frozen in session 8; retired into training in session 9"),
+)
+
+
+@dataclass(frozen=True)
+class Registry:
+    """The corpus under `data`; tests build one over a temporary folder or with other splits."""
+
+    data: Path = DATA
+    splits: tuple[Split, ...] = HELDOUT_SPLITS
+
+    def dev_files(self) -> list[Path]:
+        return sorted((self.data / "dev").glob("*.yaml"))
+
+    def retired(self) -> list[Split]:
+        return [s for s in self.splits if s.status == "retired"]
+
+    def live(self) -> list[Split]:
+        return [s for s in self.splits if s.status == "live"]
+
+    def path(self, split: Split) -> Path:
+        return self.data / split.file
+
+    def errata_path(self) -> Path:
+        return self.data / ERRATA
+
+    def training_files(self) -> list[Path]:
+        """Every file the bank and the models learn from, errata included (their bytes make the corpus hash)."""
+        files = self.dev_files() + [self.path(s) for s in self.retired()]
+        return files + ([self.errata_path()] if self.errata_path().exists() else [])
+
+    def load_split(self, split: Split) -> list[Conversation]:
+        return apply_errata(load_corpus([self.path(split)]), self.errata_path())
+
+    def training_conversations(self) -> list[Conversation]:
+        """Dev and the retired splits (errata applied), loaded together: a conversation id is unique across them."""
+        convs = load_corpus(self.dev_files() + [self.path(s) for s in self.retired()])
+        return apply_errata(convs, self.errata_path())
+
+    def live_conversations(self) -> list[Conversation]:
+        return [c for s in self.live() for c in self.load_split(s)]
+
+
+def apply_errata(conversations: list[Conversation], path: Path = DATA / ERRATA) -> list[Conversation]:
+    """Corrections to frozen files, kept apart so the files stay byte-identical: each entry names a conversation
+    (`id`) or a turn (`id#n`), a dotted `field` and its new `value` (none removes it)."""
+    if not path.exists():
+        return conversations
+    fixes = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    by_id = {c.id: c for c in conversations}
+    for fix in fixes:
+        conv = by_id.get(fix["id"].split("#")[0])
+        if conv is None:
+            continue
+        data = conv.model_dump(mode="json")
+        target = data
+        path_parts = fix["field"].split(".")
+        if "#" in fix["id"]:
+            target = data["turns"][int(fix["id"].split("#")[1])]
+        for part in path_parts[:-1]:
+            target = target.setdefault(part, {})
+        if fix.get("value") is None:
+            target.pop(path_parts[-1], None)
+        else:
+            target[path_parts[-1]] = fix["value"]
+        by_id[conv.id] = Conversation.model_validate(data)
+    return [by_id[c.id] for c in conversations]
+
+
+def leaked_turns(bank_rows: list[dict], conversations: list[Conversation]) -> list[str]:
+    """Bank rows that come from these conversations: by id, or by text (a copied question; short stock phrases such
+    as "thanks!" or "在吗" occur everywhere by nature, so only texts of 20 characters or more count)."""
+    ids = {c.id for c in conversations}
+    texts = {t.text[:400] for c in conversations for t in c.turns}
+    out = []
+    for row in bank_rows:
+        if row["id"].split("#", 1)[0] in ids:
+            out.append(row["id"])
+        elif len(row["text"]) >= 20 and any(row["text"][:200] in t for t in texts):
+            out.append(row["id"])
+    return out
