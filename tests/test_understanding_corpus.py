@@ -16,6 +16,7 @@ from assistant.evaluation.splits import HELDOUT_SPLITS, Registry, Split, leaked_
 from assistant.evaluation.understanding import load_corpus
 from assistant.understand.bank import BANK_JSONL
 from assistant.understand.model import MODEL_PATH, FrameModel
+from tests.helpers.held_out import FREEZES, frozen_digest, sha256
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "understanding"
@@ -45,12 +46,51 @@ def _all_conversations():
     ("heldout4.yaml", r"sha256 of the fourth held-out split: `([0-9a-f]{64})`"),
     ("heldout5.yaml", r"sha256 of the fifth held-out split: `([0-9a-f]{64})`"),
     ("heldout6.yaml", r"sha256 of the sixth held-out split: `([0-9a-f]{64})`"),
+    ("heldout7.yaml", r"sha256 of the seventh held-out split: `([0-9a-f]{64})`"),
+    ("heldout8.yaml", r"sha256 of the eighth held-out split: `([0-9a-f]{64})`"),
 ])
 def test_heldout_is_frozen_as_recorded(name, pattern):
     recorded = re.search(pattern, (DATA / "README.md").read_text(encoding="utf-8"), re.S)
     assert recorded, f"the README must record {name}'s sha256"
     actual = hashlib.sha256((DATA / name).read_bytes()).hexdigest()
     assert actual == recorded.group(1), f"{name} changed after it was frozen: corrections go to errata.yaml"
+
+
+@pytest.mark.parametrize("name, label, pattern", [
+    # session 9's two blind splits: frozen by digest (d8253ec) before the session's reader changes, placed after them
+    ("heldout7.yaml", "understanding held-out 7", r"sha256 of the seventh held-out split: `([0-9a-f]{64})`"),
+    ("heldout8.yaml", "understanding held-out 8", r"sha256 of the eighth held-out split: `([0-9a-f]{64})`"),
+])
+def test_placed_split_is_the_frozen_file(name, label, pattern):
+    frozen = frozen_digest(label, name)
+    assert sha256(DATA / name) == frozen, f"{name} is not the file frozen in tests/data/held_out_freezes.md"
+    assert re.search(pattern, (DATA / "README.md").read_text(encoding="utf-8")).group(1) == frozen
+
+
+def _freeze_ids(prefix: str) -> set[str]:
+    """Conversation ids the session-9 freeze record lists for one split ("ho7-en-0001, 0002, …; ho7-zh-0001, …")."""
+    text = FREEZES.read_text(encoding="utf-8").split("## Session 9", 1)[1].split("\n## ", 1)[0]
+    ids = set()
+    for head, first, rest in re.findall(rf"({prefix}-(?:en|zh))-(\d{{4}})((?:, \d{{4}})*)", text):
+        ids |= {f"{head}-{n}" for n in [first, *re.findall(r"\d{4}", rest)]}
+    return ids
+
+
+@pytest.mark.parametrize("split_name, prefix, count", [
+    ("held-out 7", "ho7", 47),  # conversations whose source post dev or splits 1-6 already cite
+    ("held-out 8", "ho8", 8),  # conversations near held-out 7 (a shared source URL or E5 cosine >= 0.95)
+])
+def test_second_reading_drops_the_recorded_ids(split_name, prefix, count):
+    # the registry's ids are the ones recorded before scoring, each a conversation of the split, and the second
+    # reading drops exactly them (a misspelt id would be kept silently)
+    registry = Registry()
+    split = next(s for s in registry.live() if s.name == split_name)
+    assert split.without is not None and split.without.ids == _freeze_ids(prefix)
+    assert len(split.without.ids) == count
+    (full_name, full), (part_name, part) = registry.readings(split)
+    assert split.without.ids <= {c.id for c in full}
+    assert (full_name, part_name) == (split_name, f"{split_name} {split.without.label}")
+    assert {c.id for c in full} - {c.id for c in part} == split.without.ids
 
 
 def test_corpus_size_and_mix():
@@ -68,6 +108,8 @@ def test_corpus_size_and_mix():
     assert sum(len(c.turns) for c in load_corpus([DATA / "heldout4.yaml"])) >= 200
     assert sum(len(c.turns) for c in load_corpus([DATA / "heldout5.yaml"])) >= 200
     assert sum(len(c.turns) for c in load_corpus([DATA / "heldout6.yaml"])) >= 200
+    assert sum(len(c.turns) for c in load_corpus([DATA / "heldout7.yaml"])) >= 200
+    assert sum(len(c.turns) for c in load_corpus([DATA / "heldout8.yaml"])) >= 200
 
 
 def test_labels_name_catalog_entries(catalog):

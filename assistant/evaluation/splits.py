@@ -11,7 +11,8 @@ One registry read by `scripts/build_frame_bank.py` (what the k-NN bank and the f
 * **live** held-out splits: frozen before the changes they test, never in the bank, scored once at the end.
 
 Registering a split is a line in `HELDOUT_SPLITS`; retiring one moves its status from "live" to "retired" (and the
-rebuild then takes it into the bank).
+rebuild then takes it into the bank). A live split may also be read without some of its conversations (`without`):
+those near an earlier corpus or a sibling split, listed by id in `tests/data/held_out_freezes.md` before it was scored.
 """
 
 from __future__ import annotations
@@ -30,11 +31,41 @@ ERRATA = "errata.yaml"
 
 
 @dataclass(frozen=True)
+class Without:
+    """A second reading of a split, decided before it was scored: the split less these conversations."""
+
+    label: str  # appended to the split's name in the benchmark: "w/o source overlap"
+    ids: frozenset[str]  # conversation ids, as the freeze record lists them
+    why: str
+
+
+@dataclass(frozen=True)
 class Split:
     name: str  # as the benchmark prints it: "held-out 3"
     file: str  # under tests/data/understanding/
     status: Literal["live", "retired"]
     note: str  # when it was written and frozen, when it was retired
+    without: Without | None = None
+
+
+def _ids(prefix: str, numbers: str) -> frozenset[str]:
+    return frozenset(f"{prefix}-{n}" for n in numbers.split())
+
+
+# Decided before either split was scored (tests/data/held_out_freezes.md, session 9)
+HELDOUT7_SOURCE_OVERLAP = Without(
+    "w/o source overlap",
+    _ids("ho7-en", "0001 0002 0004 0005 0007 0008 0009 0011 0012 0013 0014 0015 0016 0019 0021 0022 0027 0030 0034"
+                   " 0035 0039 0040 0045 0046 0047 0049 0050 0053 0054 0056 0057 0106")
+    | _ids("ho7-zh", "0001 0002 0003 0006 0010 0011 0012 0031 0032 0034 0035 0039 0056 0064 0066"),
+    "their source post is already cited by dev or a held-out split 1-6 (now training data); only this reading counts "
+    "as a measurement",
+)
+HELDOUT8_NEAR_HELDOUT7 = Without(
+    "w/o overlap",
+    _ids("ho8-en", "0038") | _ids("ho8-zh", "0001 0017 0045 0052 0058 0064 0095"),
+    "each shares a source URL with a held-out-7 conversation or has a turn within E5 cosine 0.95 of one",
+)
 
 
 HELDOUT_SPLITS: tuple[Split, ...] = (
@@ -44,6 +75,10 @@ HELDOUT_SPLITS: tuple[Split, ...] = (
     Split("held-out 4", "heldout4.yaml", "retired", "written blind, frozen in session 7; retired into training in session 9"),
     Split("held-out 5", "heldout5.yaml", "retired", "written blind, frozen in session 8; retired into training in session 9"),
     Split("held-out 6", "heldout6.yaml", "retired", "written blind, frozen in session 8; retired into training in session 9"),
+    Split("held-out 7", "heldout7.yaml", "live", "written blind in session 9, frozen by digest in d8253ec before the "
+          "session's reader changes (147a11e)", HELDOUT7_SOURCE_OVERLAP),
+    Split("held-out 8", "heldout8.yaml", "live", "written blind in session 9 by another writer at the same time as 7, "
+          "frozen by digest in d8253ec before the session's reader changes (147a11e)", HELDOUT8_NEAR_HELDOUT7),
 )
 
 
@@ -84,6 +119,14 @@ class Registry:
 
     def live_conversations(self) -> list[Conversation]:
         return [c for s in self.live() for c in self.load_split(s)]
+
+    def readings(self, split: Split) -> list[tuple[str, list[Conversation]]]:
+        """What the benchmark scores for a split: the whole of it, then (if decided) the split less `without`."""
+        convs = self.load_split(split)
+        out = [(split.name, convs)]
+        if split.without is not None:
+            out.append((f"{split.name} {split.without.label}", [c for c in convs if c.id not in split.without.ids]))
+        return out
 
 
 def apply_errata(conversations: list[Conversation], path: Path = DATA / ERRATA) -> list[Conversation]:
