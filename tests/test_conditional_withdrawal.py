@@ -71,8 +71,13 @@ def test_the_held_gpu_is_checked_before_what_to_rent(question, lead, gpu_words, 
     assert a.answer.index(intro) > len(first), a.answer[:400]
     names = [c.name for c in a.tool_calls]
     assert "estimate_vram" in names and "recommend_config" in names
-    rec = next(c for c in a.tool_calls if c.name == "recommend_config")
-    assert "gpu" not in rec.args  # what to rent is not bound to the card the user was ready to drop
+    recs = [c for c in a.tool_calls if c.name == "recommend_config"]
+    assert "gpu" not in recs[0].args  # what to rent instead is not bound to the card the user was ready to drop
+    if lead == "**Yes.**":  # it holds the job: the condition is false, the requirement stands — rent that card
+        assert len(recs) == 2 and recs[1].args["gpu"] == "A10G" and a.recommendation["gpu"] == "A10G"
+        assert not recs[0].shown and "Rent 1× A10G" in a.answer
+    else:
+        assert len(recs) == 1 and a.recommendation["gpu"] != "T4"
     assert advisor.state.get("gpus") is None
     follow = advisor.ask("and with QLoRA?")  # the next turn no longer checks the dropped card
     assert "A10G" not in follow.answer.split("\n\n")[0] and "T4" not in follow.answer.split("\n\n")[0]

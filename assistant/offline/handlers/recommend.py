@@ -1,12 +1,16 @@
 """What to rent: the recommendation answer (the plan and composition are `rental`'s), with the verdict on the
-user's own hardware first when they asked whether it is enough (`extras.check_lead`)."""
+user's own hardware first when they asked whether it is enough (`extras.check_lead`).
+
+Hardware withdrawn only if it falls short ("if the A10G can't fit it, drop the GPU requirement") is checked first;
+where it holds the job the condition is false and the requirement stands, so a second round rents that GPU
+(`follow_up`, key ``rec_held``) and the answer shows it in place of the unbound pick."""
 
 from __future__ import annotations
 
 from assistant.offline.blocks import Composition, Lead, Para
 from assistant.offline.context import TurnContext
-from assistant.offline.handlers.base import Cited, Env, Plan, Results
-from assistant.offline.handlers.extras import check_lead, plan_extras
+from assistant.offline.handlers.base import Cited, Env, Outcome, Plan, Results
+from assistant.offline.handlers.extras import _targets, check_lead, plan_extras
 from assistant.offline.handlers.rental import compose_recommendation, recommend_plan
 from assistant.understand.slots import Frame
 
@@ -21,7 +25,23 @@ class RecommendHandler:
         plan_extras(ctx, plan)
         return plan
 
+    def follow_up(self, ctx: TurnContext, plan: Plan, results: Results, env: Env) -> None:
+        held = ctx.held.get("gpus")
+        rec = next((c for c in plan.calls if c.key == "rec"), None)
+        targets = _targets(results, "check")
+        if held and rec is not None and len(targets) == 1 and targets[0].get("fits"):
+            args = {**rec.args, "gpu": held[0]}
+            if ctx.held.get("gpu_count"):
+                args["max_gpus"] = int(ctx.held["gpu_count"])
+            plan.call("recommend_config", "rec_held", **args)
+
     def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
+        held = results.get("rec_held")
+        if held is not None and not held.error and held.result.get("options"):
+            # the held GPU holds the job: what to rent is that GPU (the unbound pick is not shown)
+            results = Results([Outcome(o.name, "rec", o.args, o.result, o.artifact) if o is held else o
+                               for o in results.outcomes if o.key != "rec"])
+            plan.data.setdefault("unshown", []).append("rec")
         out = compose_recommendation(ctx, plan, results, cited, env)
         verdict = check_lead(ctx, results, env)
         if verdict:  # "is my 24 GB enough?" is answered before what to rent
