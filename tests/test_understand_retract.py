@@ -26,3 +26,22 @@ CASES = [
 @pytest.mark.parametrize("state,retract,kept", CASES)
 def test_retract_in_force(state, retract, kept):
     assert retract_in_force(SlotUpdate(retract=retract), state).retract == kept
+
+
+@pytest.mark.parametrize(
+    "text, withdrawn",
+    [
+        ("4090要是搞不定就别管它们了", True),  # the README's conditional withdrawal: the pronoun is the GPU just named
+        ("Qwen2.5-7B LoRA，4090要是搞不定就别管它了，推荐一个", True),
+        ("if they can't do it, forget the GPUs, what should I rent instead?", True),
+        ("这个报错别管它了，先说能不能跑", False),  # no GPU named before the pronoun: not the hardware
+        ("forget them, what about the budget?", False),
+    ],
+)
+def test_a_pronoun_withdraws_the_gpu_named_before_it(text, withdrawn):
+    from assistant.understand.names import NameMatcher
+    from assistant.understand.reader import Reader
+    from knowledge.catalog import load_catalog
+
+    update = Reader(NameMatcher(load_catalog())).read(text).update
+    assert ("gpus" in update.retract) is withdrawn, update.retract

@@ -97,6 +97,14 @@ def lexicon() -> dict[str, Any]:
 
 
 _CLAUSE_GAP = r"[^,.;:!?，。；：！？\n]"  # a gap that stays inside one clause
+_PRONOUN = re.compile(r"它|\bthem\b|\bthose\b")
+_SENTENCE_END = re.compile(r"[.;!?。；！？\n]")
+
+
+def _clause_before(low: str, at: int) -> str:
+    """The sentence up to `at` (a condition and its withdrawal share one sentence: "4090要是搞不定就别管它了")."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(low, 0, at)]
+    return low[ends[-1] if ends else 0:at]
 
 
 def _retract_pairs(data: dict[str, Any]) -> list[tuple[str, re.Pattern]]:
@@ -476,6 +484,8 @@ class Reader:
                     continue  # "drop the latency below 200ms" lowers it, keeps it
                 if _ASKED.match(low, m.end()):
                     continue  # "那我的卡跑14b都行吗", "哪个平台都可以吗": a question, not a withdrawal
+                if slot == "hardware" and "\ue000g" not in m.group(0) and _PRONOUN.search(m.group(0)) and "\ue000g" not in _clause_before(low, m.start()):
+                    continue  # "别管它了", "drop them": a pronoun withdraws hardware only where the clause named a GPU before it
                 if slot == "hardware" and (m.group(0).count("\ue000g") >= 2
                                            or ("\ue000g" in m.group(0) and _ALLOWED.search(m.group(0)))):
                     continue  # "A100或者L40S都行", "用 A100 都可以": the GPUs named are allowed, none withdrawn
