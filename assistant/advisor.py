@@ -213,8 +213,8 @@ class Advisor:
                     verify=lambda answer, new_msgs: verify_numbers(answer, _evidence(new_msgs), user_texts, pasted_texts=pasted_texts),
                     passages=lambda new_msgs: _passages(outcomes(new_msgs)),
                     language=ctx.lang,
-                    needs_number=tr.frame in NUMERIC_FRAMES,
-                    tools=_tools_for(tr.frame, self.resources.tools),
+                    needs_number=ctx.frame in NUMERIC_FRAMES,
+                    tools=_tools_for(ctx.frame, self.resources.tools),
                     rewrite_tools=list(self.resources.tools),
                     system_prompt=SYSTEM_PROMPT,
                     settings=self.settings,
@@ -262,7 +262,7 @@ class Advisor:
             numbers=claims,
             brain=brain_label,
             reasoning=llm_result.reasoning if llm_result is not None else "",
-            frame=tr.frame.value,
+            frame=ctx.frame.value,
             timings={k: round(v, 4) for k, v in timings.items()},
         )
 
@@ -339,6 +339,8 @@ def _state_summary(ctx: TurnContext) -> str:
     lines = [f"frame: {ctx.frame.value}"]
     for k, v in ctx.slots.items():
         lines.append(f"{k}: {v}")
+    if ctx.held:  # withdrawn only if it falls short: check it first
+        lines.append(f"held (check first; withdrawn only if it cannot hold the job): {ctx.held}")
     return "\n".join(lines)
 
 

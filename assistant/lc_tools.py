@@ -38,7 +38,7 @@ from tools.errors import AdvisorError, InputError, error_note
 from tools.fit import FitReport, fit_report, target_for_gpu, target_for_memory
 from tools.schemas import (CostEstimate, CostRequest, RecommendRequest, ServingLoad, TrainTimeEstimate, TrainTimeRequest, VramEstimate,
                            VramRequest)
-from tools.serving_profiles import Engine, WeightFormat
+from tools.serving_profiles import Engine, EngineScheduling, WeightFormat, vllm_async_scheduling
 from tools.serving_types import Traffic
 
 MAX_REJECTED_SHOWN = 8
@@ -433,19 +433,24 @@ class ToolBox:
         else:
             load = None
         vllm = vllm_fields(args.vllm_version)
+        # a stated vLLM release from v0.14 schedules asynchronously by default, as the benchmark reads its cases
+        # (benchmarks/serving.py `scheduling_for`); unstated: the engine's defaults as the constants were fitted
+        is_async = vllm_async_scheduling(args.vllm_version) if args.vllm_version and args.engine == Engine.vllm else None
+        scheduling = EngineScheduling(async_scheduling=is_async) if is_async else None
         req = ServingRequest(weights=args.weights, engine=args.engine, gpus=args.gpus, input_len=args.input_len,
                              output_len=args.output_len, load=load, ttft_ms=args.ttft_ms, min_tokens_per_user=args.min_tokens_per_user,
                              traffic=args.traffic, **vllm)
         if args.instance:
             inst = cat.instances_named(args.instance)[0]
-            return estimate_on_instance(model, gpu, inst, req, self.res.fx, currency=args.currency)
-        est = estimate_serving(model, gpu, req)
+            return estimate_on_instance(model, gpu, inst, req, self.res.fx, currency=args.currency, scheduling=scheduling)
+        est = estimate_serving(model, gpu, req, scheduling=scheduling)
         # price the deployment at the cheapest offer of this GPU (per GPU-hour × GPUs), saying which
         found = offers(cat, gpu.key, args.currency, self.res.fx, region=args.region,
                        providers=[cat.provider(p).key for p in args.providers] or None)
         if found:
             priced = estimate_serving(model, gpu, req.model_copy(update={
-                "gpus": est.gpus, "price_per_hour": found[0].price_per_gpu_hour * est.gpus, "currency": args.currency}))
+                "gpus": est.gpus, "price_per_hour": found[0].price_per_gpu_hour * est.gpus, "currency": args.currency}),
+                scheduling=scheduling)
             priced.instance = f"{found[0].provider}/{found[0].instance}/{found[0].region}"
             return priced
         return est

@@ -32,11 +32,15 @@ def held_after(understanding: Understanding, *turns: str):
         (["Qwen2.5-7B LoRA，如果4090跑不了就不用管卡了，推荐一个"], ("RTX-4090",), None),
         # the hardware in force, when the condition names none
         (["LoRA Llama-3-8B on 2x L4, fits?", "if they can't do it, forget my L4s, what should I rent instead?"], ("L4",), 2),
+        # the count stated with the GPU in the condition, or the count in force for that GPU
+        (["LoRA Qwen2.5-14B. If 2 A10Gs can't fit it, drop the GPU requirement and tell me what to rent."], ("A10G",), 2),
+        (["Qwen2.5-14B LoRA on 4 A10Gs?", "If the A10G can't fit it, drop the GPU requirement, what should I rent?"],
+         ("A10G",), 4),
     ],
 )
 def test_the_hardware_a_withdrawal_depends_on_is_held(understanding, turns, gpus, count):
     tr = held_after(understanding, *turns)
-    assert tr.held is not None and tr.held.gpus == gpus and tr.held.gpu_count == count
+    assert tr.held is not None and tr.held.gpus == gpus and tr.held.gpu_count == count, tr.held
     assert tr.state.get("gpus") is None  # the state drops it, as the corpus labels a conditional withdrawal
 
 
@@ -46,9 +50,14 @@ def test_the_hardware_a_withdrawal_depends_on_is_held(understanding, turns, gpus
         "forget my card, what should I rent for Qwen2.5-7B LoRA?",  # withdrawn outright
         "LoRA Llama-3-8B on an A10G. If Aliyun doesn't have it, forget the GPU, any provider is fine",  # stock, not fit
         "LoRA Llama-3-8B on an A10G, fits?",  # nothing withdrawn
+        # conditions on stock or billing, not on the card holding the job
+        "LoRA Llama-3-8B. If the A10G isn't available, drop the GPU requirement and tell me what to rent.",
+        "LoRA Llama-3-8B. If you can't find an A10G, drop the GPU requirement.",
+        "Qwen2.5-7B LoRA，如果4090没法按小时租就不用管卡了，推荐一个",
     ],
 )
 def test_nothing_is_held_without_a_condition_on_the_hardware(understanding, turn):
+    """Each of these withdraws the GPU or names none in its condition (checked beside), and none is held."""
     assert held_after(understanding, turn).held is None
 
 
@@ -81,3 +90,8 @@ def test_the_held_gpu_is_checked_before_what_to_rent(question, lead, gpu_words, 
     assert advisor.state.get("gpus") is None
     follow = advisor.ask("and with QLoRA?")  # the next turn no longer checks the dropped card
     assert "A10G" not in follow.answer.split("\n\n")[0] and "T4" not in follow.answer.split("\n\n")[0]
+
+
+def test_the_users_own_card_is_held_as_owned(understanding):
+    tr = held_after(understanding, "I have 2 L4s. LoRA Llama-3-8B on them?", "if they can't do it, forget my L4s, what should I rent?")
+    assert tr.held is not None and tr.held.owned and tr.held.values()["owned"] is True

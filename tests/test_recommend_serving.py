@@ -20,6 +20,7 @@ from tools.domain import Billing, Instance, Price, PriceGrade, Provider, Region
 from tools.errors import InputError
 from tools.messages import render
 from tools.recommend import recommend
+from tools.recommend_serving import KV_MARGIN
 from tools.schemas import ExchangeRate, RecommendRequest, ServingLoad, VramRequest
 from tools.serving import estimate_serving
 from tools.serving_types import Load, LoadKind, ServingRequest
@@ -138,8 +139,6 @@ def test_ranked_by_the_monthly_cost_of_meeting_the_load(real):
     model = real.model("qwen2.5-7b")
     load = {"input_len": 8000, "output_len": 500}
     h100 = estimate_serving(model, real.gpu("H100"), ServingRequest(gpus=1, load=Load(kind=LoadKind.concurrency, value=1), **load))
-    from tools.recommend_serving import KV_MARGIN
-
     users = math.floor(h100.max_concurrency / (1 + KV_MARGIN))  # all one H100 holds with its margin: more than two L40S copies hold
     cat = catalog(real, inst("cheap/l40s", "L40S", 1, 1.0), inst("big/h100", "H100", 1, 2.5))
     rec = serve(cat, model, concurrency=users, **load)
@@ -294,8 +293,6 @@ def test_copies_guess_uses_the_load(real):
 def test_a_kv_pool_that_holds_exactly_the_load_is_a_near_miss(real, spare, carried):
     """One machine whose KV pool holds N sequences: a load of N (or N + 1) leaves no margin and is refused with why,
     a load with KV_MARGIN of spare sequences is carried."""
-    from tools.recommend_serving import KV_MARGIN
-
     model = real.model("qwen2.5-7b")
     cat = catalog(real, inst("a/l40s", "L40S", 1, 1.0))
     one = estimate_serving(model, real.gpu("L40S"), ServingRequest(gpus=1, input_len=8000, output_len=500,

@@ -15,6 +15,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from assistant.lc_tools import ServingArgs, ToolBox
+from assistant.resources import Resources
+from knowledge.settings import Settings
 from tools.serving import estimate_serving, layouts
 from tools.serving_perf import make_plan, step_time
 from tools.serving_profiles import PROFILES, Engine, EngineScheduling, VllmEngine, vllm_async_scheduling
@@ -117,3 +120,17 @@ def test_the_flag_is_a_bool():
 def test_the_benchmark_reads_the_release(case_id, expected):
     case = next(c for _f, _h, _s, c in SC.load_cases() if c.id == case_id)
     assert SC.scheduling_for(case).async_scheduling is expected
+
+
+def test_the_serving_tool_applies_a_stated_releases_async_scheduling():
+    """The product's tool reads a stated vLLM release as the benchmark reads a case's: v0.14+ schedules asynchronously
+    (the step hides the per-sequence CPU time), an older release or none does not."""
+    toolbox = ToolBox(Resources(Settings.load()))
+
+    def tpot(version):
+        args = ServingArgs(model="llama-3.1-8b", gpu="H100", gpus=1, concurrency=64, input_len=512, output_len=256,
+                           vllm_version=version)
+        return toolbox.estimate_serving(args).tpot_ms
+
+    assert tpot("0.18.0") < tpot("0.10.0")
+    assert tpot(None) == pytest.approx(tpot("0.10.0"), rel=0.05)

@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 from assistant.understand import retract_in_force
+from assistant.understand.names import NameMatcher
+from assistant.understand.reader import Reader
 from assistant.understand.slots import Deadline, Frame, Money, SlotUpdate
 from assistant.understand.state import ConversationState
+from knowledge.catalog import load_catalog
 
 IN_FORCE = ConversationState().advance(
     SlotUpdate(deadline=Deadline(hours=72.0), budget=Money(amount=2.0, currency="USD", per="hour")), Frame.recommend)
@@ -35,13 +38,10 @@ def test_retract_in_force(state, retract, kept):
         ("Qwen2.5-7B LoRA，4090要是搞不定就别管它了，推荐一个", True),
         ("if they can't do it, forget the GPUs, what should I rent instead?", True),
         ("这个报错别管它了，先说能不能跑", False),  # no GPU named before the pronoun: not the hardware
+        ("4090上跑的时候报错了，别管它了", False),  # the GPU is named in an earlier clause: "it" is the error
         ("forget them, what about the budget?", False),
     ],
 )
 def test_a_pronoun_withdraws_the_gpu_named_before_it(text, withdrawn):
-    from assistant.understand.names import NameMatcher
-    from assistant.understand.reader import Reader
-    from knowledge.catalog import load_catalog
-
     update = Reader(NameMatcher(load_catalog())).read(text).update
     assert ("gpus" in update.retract) is withdrawn, update.retract

@@ -98,12 +98,13 @@ def lexicon() -> dict[str, Any]:
 
 _CLAUSE_GAP = r"[^,.;:!?，。；：！？\n]"  # a gap that stays inside one clause
 _PRONOUN = re.compile(r"它|\bthem\b|\bthose\b")
-_SENTENCE_END = re.compile(r"[.;!?。；！？\n]")
+_CLAUSE_END = re.compile(r"[,.;:!?，。；：！？\n]")
 
 
 def _clause_before(low: str, at: int) -> str:
-    """The sentence up to `at` (a condition and its withdrawal share one sentence: "4090要是搞不定就别管它了")."""
-    ends = [m.end() for m in _SENTENCE_END.finditer(low, 0, at)]
+    """The clause up to `at`: a pronoun's GPU is named in its own clause ("4090要是搞不定就别管它了"), not in an
+    earlier one ("4090上跑的时候报错了，别管它了" dismisses the error)."""
+    ends = [m.end() for m in _CLAUSE_END.finditer(low, 0, at)]
     return low[ends[-1] if ends else 0:at]
 
 
@@ -124,7 +125,7 @@ def _retract_pairs(data: dict[str, Any]) -> list[tuple[str, re.Pattern]]:
 HARDWARE_SLOTS = ("gpus", "gpu_count", "available_gib")
 _ALLOWED = re.compile(r"都行|都可以|也行|也可以|没问题")  # approvals: beside a GPU name they allow it
 _LOWERED = re.compile(r"\s+(?:to|below|under|by|down|from|a bit|further)\b|\s*\d", re.I)
-_CONDITION = re.compile(r"[^,.;:!?，。；：！？\n]*(?:\bif\b|\bunless\b|\bin case\b|如果|要是|假如|万一|的话)[^,.;:!?，。；：！？\n]*", re.I)
+CONDITION_CLAUSE = re.compile(r"[^,.;:!?，。；：！？\n]*(?:\bif\b|\bunless\b|\bin case\b|如果|要是|假如|万一|的话)[^,.;:!?，。；：！？\n]*", re.I)
 _ASKED = re.compile(r"[^,.;:!?，。；：！？\n—]*[吗嘛么?？]")  # the rest of the clause asks
 
 
@@ -442,7 +443,7 @@ class Reader:
             # spot"); a value stated elsewhere in the turn is the new one ("forget the budget, budget is now $500")
             # a name inside the condition of a conditional withdrawal ("if the a10g can't fit it, drop the gpu
             # requirement", "如果阿里云没货的话，不限厂商也行") is what the withdrawal depends on, not a restatement
-            blank_t = _blank(t, spans + [m.span() for m in _CONDITION.finditer(t)])
+            blank_t = _blank(t, spans + [m.span() for m in CONDITION_CLAUSE.finditer(t)])
             only_spans = _blank(t, _complement(spans, len(t)))
             for slot in list(retract):
                 if slot not in retract or out.get(slot) is None:

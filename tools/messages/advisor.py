@@ -369,7 +369,7 @@ MESSAGES: dict = {
         f"（{f.days(p.get('days'))}），即 {f.int(p.get('gpu_hours'))} 卡时，按 {f.pct(p.get('mfu'))} 的算力利用率（MFU）估算。",
     ),
     "time.as_stated": ("Compute time alone, were memory no limit:", "只看算力、不考虑显存的话："),
-    "time.with_change": ("With that change, on the same hardware:", "这样改之后，在同样的硬件上："),
+    "time.with_change": ("With that change:", "这样改之后："),
     "time.flops": (lambda p, f: f"Compute: {_flops(p.get('flops'))} FLOPs ({p.get('tokens_text')} tokens).", lambda p, f: f"计算量：{_flops(p.get('flops'))} FLOPs（{p.get('tokens_text')} token）。"),
     "time.deadline_lead": (
         lambda p, f: f"**You need {f.g(p.get('needed'))}× {p.get('gpu')}** to finish within {f.hours(p.get('deadline_hours'))}: "

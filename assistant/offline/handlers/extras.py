@@ -102,7 +102,7 @@ def plan_extras(ctx: TurnContext, plan: Plan) -> None:
             plan.call("estimate_vram", "check", **args)
 
 
-def _targets(results: Results, key: str = "main") -> list[dict]:
+def result_targets(results: Results, key: str = "main") -> list[dict]:
     main = results.get(key)
     if main is None or main.error:
         return []
@@ -111,13 +111,13 @@ def _targets(results: Results, key: str = "main") -> list[dict]:
 
 def _verdict_no(results: Results) -> bool:
     """No hardware the user named holds the job (with one of two that fits, the answer is not "rent instead")."""
-    targets = _targets(results)
+    targets = result_targets(results)
     return bool(targets) and not any(t.get("fits") for t in targets)
 
 
 def _fits_on(results: Results, gpu: str | None) -> bool:
     """The verdict on the GPU the time estimate ran on: yes, or there was no hardware verdict at all."""
-    targets = _targets(results)
+    targets = result_targets(results)
     return not targets or any(t.get("fits") and t.get("target", {}).get("gpu") == gpu for t in targets)
 
 
@@ -148,7 +148,7 @@ def check_lead(ctx: TurnContext, results: Results, env: Env) -> list[Note]:
     """The verdict on the memory the user has, said before the recommendation ('check' above), and the line that
     introduces the recommendation under it."""
     check = results.get("check")
-    targets = _targets(results, "check")
+    targets = result_targets(results, "check")
     if len(targets) != 1:
         return []
     lead = verdict(targets[0], env.model_name(check.result["model"]), check.result["mode"])

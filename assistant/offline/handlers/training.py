@@ -54,7 +54,10 @@ def changed_time_args(results: Results) -> dict[str, Any] | None:
     arg = TIMED_CHANGES.get(change.kind)
     if arg is None or change.value is None:
         return None
-    return {**time.args, arg: int(change.value) if arg == "gpus" else change.value}
+    args = {**time.args, arg: int(change.value) if arg == "gpus" else change.value}
+    if change.kind == ChangeKind.set_mode and change.value == "qlora":
+        args.pop("precision", None)  # tools.fit tries QLoRA with no precision (a 4-bit base, 16-bit compute), so is it timed
+    return args
 
 
 TIMED_GPUS = 3  # "on a 4090 or an A100 or an H100?": each named GPU gets its time (and its fit), in the order named
@@ -219,12 +222,6 @@ class DeadlineHandler:
         en, zh = CLUSTER_TOPIC
         search(plan, zh if ctx.lang == "zh" else en, ctx.lang, key="guide_time")
         return plan
-
-    def follow_up(self, ctx: TurnContext, plan: Plan, results: Results, env: Env) -> None:
-        """Nothing named holds the job: the time of the change that makes it fit, on the same hardware."""
-        args = changed_time_args(results)
-        if args is not None:
-            plan.call("estimate_train_time", "time_change", **args)
 
     def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
         out = Composition()
