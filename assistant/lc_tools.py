@@ -388,6 +388,8 @@ class ToolBox:
         vllm = vllm_fields(args.vllm_version) if args.engine == Engine.vllm else {}
         if not (given or vllm) or args.mode != "inference":
             return None
+        if vllm and vllm_async_scheduling(args.vllm_version):  # a stated release from v0.14: async by default
+            vllm["async_scheduling"] = True
         return ServingLoad(**given, engine=args.engine, **vllm)
 
     def lookup_catalog(self, args: LookupArgs):

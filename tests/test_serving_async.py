@@ -18,9 +18,11 @@ from pydantic import ValidationError
 from assistant.lc_tools import ServingArgs, ToolBox
 from assistant.resources import Resources
 from knowledge.settings import Settings
+from tools.recommend_serving import ServingPlanner
+from tools.schemas import ServingLoad
 from tools.serving import estimate_serving, layouts
 from tools.serving_perf import make_plan, step_time
-from tools.serving_profiles import PROFILES, Engine, EngineScheduling, VllmEngine, vllm_async_scheduling
+from tools.serving_profiles import PROFILES, Engine, EngineScheduling, VllmEngine, WeightFormat, vllm_async_scheduling
 from tools.serving_types import Load, LoadKind, ServingRequest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -134,3 +136,15 @@ def test_the_serving_tool_applies_a_stated_releases_async_scheduling():
 
     assert tpot("0.18.0") < tpot("0.10.0")
     assert tpot(None) == pytest.approx(tpot("0.10.0"), rel=0.05)
+
+
+def test_the_recommenders_serving_fit_applies_a_stated_releases_async_scheduling():
+    """The recommender's serving fit reads a stated vLLM release as the serving tool does (v0.14+: asynchronous)."""
+    cat = Resources(Settings.load()).catalog
+    model, gpu = cat.model("llama-3.1-8b"), cat.gpu("H100")
+
+    def tpot(async_scheduling):
+        load = ServingLoad(concurrency=64, input_len=512, output_len=256, async_scheduling=async_scheduling)
+        return ServingPlanner(model, load, max_gpus=1).estimate(gpu, 1, 1, WeightFormat.bf16, 1).tpot_ms
+
+    assert tpot(True) < tpot(None)

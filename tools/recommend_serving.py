@@ -31,7 +31,7 @@ from tools.schemas import ServingLoad
 from tools.serving import evaluate, layouts
 from tools.serving_codes import ServingError
 from tools.serving_perf import arrival_rate_per_s, weight_bytes
-from tools.serving_profiles import WeightFormat
+from tools.serving_profiles import EngineScheduling, WeightFormat
 from tools.serving_types import Load, LoadKind, ServingEstimate, ServingRequest
 
 MAX_NODES = 8  # pipeline stages across machines for weights no machine holds
@@ -102,9 +102,10 @@ class ServingPlanner:
             gpus = per_node * nodes
             req = self.request(weights, gpus, per_node, nodes, copies)
             best: ServingEstimate | Note | None = None
+            scheduling = EngineScheduling(async_scheduling=True) if self.spec.async_scheduling else None
             try:
                 for lay in layouts(self.model, gpus, req):
-                    est = evaluate(self.model, gpu, req, lay)
+                    est = evaluate(self.model, gpu, req, lay, scheduling)
                     if best is None or _key(est) > _key(best):  # type: ignore[arg-type]
                         best = est
             except InputError as err:
