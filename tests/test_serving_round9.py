@@ -8,14 +8,10 @@ Real files, the real estimator and catalog; no mocks.
 
 from __future__ import annotations
 
-import hashlib
-import math
 import sys
 from pathlib import Path
 
 import pytest
-
-from tests.helpers.held_out import freeze_digests, readme_digests
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "serving"
@@ -23,12 +19,6 @@ README = DATA / "README.md"
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import serving as SC  # noqa: E402  (benchmarks/serving.py)
 
-ROUND9_FILES = {  # as recorded in held_out_freezes.md (session 9), by helper-90
-    "heldout9_sgl_cookbook.yaml": "80f6cc649be3758834b55d354f1ea7b1cd76cbed2a33250cc7837e0b8ded6c7d",
-    "heldout9_vllm_issue_17469.yaml": "dc1e478148dd64b9c55c08171ca5a783521b44fdd48a0dc04d9374074e850b31",
-}
-README_ROUND9 = "8591199c4683c313fe41641078c5035498a6f6ae4ff2b94f33c24f44686810ca"
-SECTION = "## Round 9: a ninth held-out set (frozen 2026-12-02, issue 11) — short of its source and KV aims"
 EVALUATION = "### Round 9: its one evaluation (2026-12-02, after commit ab3ed60)"
 
 
@@ -43,75 +33,6 @@ def cat():
 @pytest.fixture(scope="module")
 def rows(cat):
     return SC.evaluate(cat)
-
-
-def test_round_nine_is_placed_byte_identical_to_its_freeze_record():
-    """Both files: the digest in held_out_freezes.md, the one in README.md and the file's own agree; nothing else is
-    named heldout9_*; each is read as round 9."""
-    recorded = freeze_digests(r"\|\s*`tests/data/serving/(heldout9_[^`]+\.yaml)`\s*", session="9")
-    assert recorded == ROUND9_FILES
-    readme = readme_digests(README)
-    placed = sorted(p.name for p in DATA.glob("heldout9_*.yaml"))
-    assert placed == sorted(ROUND9_FILES)
-    for name in placed:
-        assert readme[name] == recorded[name] == SC.sha256(DATA / name), f"{name}: corrections go to errata.yaml"
-        assert SC.split_of(DATA / name) == SC.Split.heldout9
-
-
-def test_the_collectors_text_is_merged_unchanged():
-    """README "Round 9" up to its evaluation is README_round9.md byte for byte (the digest in the freeze record's
-    serving row; VRAM round 9's README text has its own row and digest)."""
-    assert freeze_digests(r"\|\s*serving round 9\s*\|\s*README section text \(`(README_round9\.md)`\)", session="9") == \
-        {"README_round9.md": README_ROUND9}
-    text = README.read_text(encoding="utf-8")
-    i = text.index("\n" + SECTION + "\n") + 1
-    j = text.index("\n" + EVALUATION + "\n", i) + 1
-    section = text[i:j].rstrip("\n") + "\n"
-    assert hashlib.sha256(section.encode("utf-8")).hexdigest() == README_ROUND9
-
-
-def test_round_nine_is_16_cases_of_59_figures_held_out_by_whole_source_and_no_erratum_touches_it():
-    cases = [(f, c) for f, _h, _s, c in SC.load_cases() if f.startswith("heldout9_")]
-    assert len(cases) == 16 and sum(len(c.measured) for _f, c in cases) == 59
-    by_cat = [m.metric.category for _f, c in cases for m in c.measured]
-    assert (by_cat.count("throughput"), by_cat.count("latency"), by_cat.count("kv")) == (15, 43, 1)  # as README says
-    cook = [c for f, c in cases if f == SC.ROUND9_COOKBOOK_FILE]
-    assert len(cook) == 15 and sum(len(c.measured) for c in cook) == 58
-    ids = {c.id for _f, c in cases}
-    assert not [e for e in SC.load_errata() if e.case in ids]
-    others = [(s.family, c.url) for f, _h, s, c in SC.load_cases() if not f.startswith("heldout9_")]
-    mine = [(s.family, c.url) for f, _h, s, c in SC.load_cases() if f.startswith("heldout9_")]
-    assert not ({fam for fam, _u in mine} & {fam for fam, _u in others})  # held out by whole source
-    assert not ({u for _f, u in mine} & {u for _f, u in others})
-
-
-def test_no_fitter_reads_round_nine(cat):
-    for splits in (SC.FIT_SPLITS, SC.MOE_FIT_SPLITS, SC.TP_FIT_SPLITS, SC.SPENT):
-        assert SC.Split.heldout9 not in splits
-    read = {f for f, _c in SC.fit_cases()} | {f for f, _c in SC.moe_fit_cases(cat)} | {f for f, _c in SC.tp_fit_cases(cat)}
-    assert read and not any(f.startswith("heldout9_") for f in read)
-
-
-def test_every_case_gets_a_prediction_or_a_stated_reason(cat):
-    """Each round-9 case is estimated as the benchmark estimates it; every figure gets a finite positive prediction,
-    and a case the estimator refuses would name its reason (none does: the report would not run)."""
-    from tools.errors import InputError
-
-    refused = {}
-    for f, _h, _s, case in SC.load_cases():
-        if not f.startswith("heldout9_"):
-            continue
-        try:
-            est = SC.estimate_serving(cat.model(case.model), cat.gpu(case.gpu), SC.request_for(case),
-                                      allow_no_fit=True, scheduling=SC.scheduling_for(case))
-        except InputError as e:
-            refused[case.id] = str(e)
-            assert str(e).strip(), case.id  # a refusal states its reason
-            continue
-        for m in case.measured:
-            value = SC.predicted(est, m.metric)
-            assert math.isfinite(value) and value > 0, (case.id, m.metric)
-    assert not refused, refused
 
 
 @pytest.mark.parametrize("page, model, gpu, cases, figures", [

