@@ -1,0 +1,52 @@
+"""Held-out sets frozen but not yet placed (tests/data/frozen_unplaced/): each file is byte-identical to its row in
+tests/data/held_out_freezes.md, every file there has a row, and nothing that tunes or measures reads them — no module,
+script or benchmark names the folder and the k-NN bank holds none of their turns. The session that places a set moves
+its entry from UNPLACED to the round registries and scores it once.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from assistant.understand.bank import BANK_JSONL
+from tests.helpers.held_out import frozen_digest, sha256
+
+ROOT = Path(__file__).resolve().parents[1]
+UNPLACED = ROOT / "tests" / "data" / "frozen_unplaced"
+
+# path under UNPLACED → (the freeze record's set label, the name its row gives)
+ENTRIES = {
+    "session12/u9/heldout9.yaml": ("understanding held-out 9", "heldout9.yaml"),
+    "session12/u9/README_heldout9.md": ("understanding held-out 9", "README_heldout9.md"),
+    "session12/u10/heldout10.yaml": ("understanding held-out 10", "heldout10.yaml"),
+    "session12/u10/README_heldout10.md": ("understanding held-out 10", "README_heldout10.md"),
+}
+
+
+@pytest.mark.parametrize("path", sorted(ENTRIES))
+def test_an_unplaced_file_is_the_one_frozen(path):
+    label, name = ENTRIES[path]
+    assert sha256(UNPLACED / path) == frozen_digest(label, name), f"{path}: a frozen file is never edited"
+
+
+def test_every_unplaced_file_has_an_entry():
+    assert sorted(str(p.relative_to(UNPLACED)) for p in UNPLACED.rglob("*") if p.is_file()) == sorted(ENTRIES)
+
+
+def test_nothing_that_tunes_or_measures_names_the_folder():
+    readers = [p for top in ("assistant", "tools", "knowledge", "benchmarks", "scripts", "ui")
+               for p in (ROOT / top).rglob("*.py") if "frozen_unplaced" in p.read_text(encoding="utf-8")]
+    assert not readers
+
+
+def test_the_bank_holds_no_unplaced_conversation():
+    """By id: a short follow-up can recur word for word in another writer's split ("and with qlora instead?"), which
+    the freeze's near-duplicate list handles; a bank row of an unplaced conversation would be a leak."""
+    ids = {conv["id"] for path in ENTRIES if path.endswith(".yaml") and "/u" in path
+           for conv in yaml.safe_load((UNPLACED / path).read_text(encoding="utf-8"))}
+    bank = {json.loads(line)["id"].split("#")[0] for line in BANK_JSONL.read_text(encoding="utf-8").splitlines() if line.strip()}
+    assert ids and not ids & bank
