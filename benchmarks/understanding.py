@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from assistant.evaluation.splits import Registry  # noqa: E402
-from assistant.evaluation.understanding import Conversation, Scores, evaluate  # noqa: E402
+from assistant.evaluation.understanding import Conversation, Scores, evaluate, load_corpus  # noqa: E402
 from assistant.understand import Understanding, clean_update  # noqa: E402
 from assistant.understand.bank import K, ExampleBank  # noqa: E402
 from assistant.understand.features import featurize  # noqa: E402
@@ -139,8 +139,6 @@ def per_frame(scores: Scores) -> list[list[str]]:
 
 
 def load_corpus_dev(registry: Registry) -> list[Conversation]:
-    from assistant.evaluation.understanding import load_corpus
-
     return load_corpus(registry.dev_files())
 
 

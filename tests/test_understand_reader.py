@@ -331,3 +331,20 @@ def test_a_typo_is_reported_as_read(reader):
 ])
 def test_chinese_numerals_next_to_counters(text, expected):
     assert normalise(text) == expected
+
+
+@pytest.mark.parametrize("text, name", [
+    ("how much vram does chandra need to run locally?", "chandra"),  # a lower-case name the sentence asks about
+    ("can InfiniteTalk run on a consumer card?", "InfiniteTalk"),
+    ("will void-model run on a 12GB card with cpu offload?", "void-model"),
+    ("FireRedASR 能跑在 910B 上不？", "FireRedASR"),
+    ("UCAD 完整训练一遍在 V100 上大概要多长时间", "UCAD"),
+    # what stands in subject position without being a model
+    ("can it run on a 4090?", None),
+    ("i want to lora a 30b. what's the cheapest gpu that will actually fit it?", None),
+    ("is spot worth it, or do interruptions eat the savings?", None),
+    ("what do people use between nodes, infiniband?", None),
+    ("does training need more memory than inference?", None),
+])
+def test_a_name_in_subject_position_is_a_model(reader, text, name):
+    assert reader.read(text).update.model_name == name

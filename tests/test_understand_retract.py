@@ -45,3 +45,32 @@ def test_retract_in_force(state, retract, kept):
 def test_a_pronoun_withdraws_the_gpu_named_before_it(text, withdrawn):
     update = Reader(NameMatcher(load_catalog())).read(text).update
     assert ("gpus" in update.retract) is withdrawn, update.retract
+
+
+
+HARDWARE = {"gpus", "gpu_count", "available_gib"}  # "drop the GPUs" withdraws whichever hardware is in force
+
+
+@pytest.mark.parametrize(
+    "text, withdrawn",
+    [
+        ("drop the GPUs and the budget, what's cheapest?", HARDWARE | {"budget"}),  # one dismissal, a list of topics
+        ("forget the budget and the provider", {"budget", "providers"}),
+        ("forget the budget, the region and the provider", {"budget", "region", "providers"}),
+        ("budget and deadline don't matter", {"budget", "deadline"}),  # the dismissal after the list
+        ("预算和卡型都不限，推荐一个", {"budget", "gpus"}),
+        ("别管预算和厂商了", {"budget", "providers"}),
+        ("I have 4 A100s and the budget doesn't matter", {"budget"}),  # a GPU the user has is not joined backwards
+        ("ignore the budget, the GPU must be an A100", {"budget"}),  # a comma starts a new statement here
+        ("forget the budget", {"budget"}),
+    ],
+)
+def test_topics_listed_with_a_withdrawn_one_are_withdrawn_with_it(text, withdrawn):
+    update = Reader(NameMatcher(load_catalog())).read(text).update
+    assert set(update.retract) == withdrawn, update.retract
+
+
+@pytest.mark.parametrize("text", ["eh, drop the gpu count, and spot is ok", "and on spot, any provider?"])
+def test_a_value_beside_a_withdrawal_is_no_topic_of_it(text):
+    """"spot" names a billing choice, not the billing constraint: listed beside a withdrawal it is kept."""
+    assert "billing" not in Reader(NameMatcher(load_catalog())).read(text).update.retract

@@ -48,6 +48,19 @@ _MODEL_ID = re.compile(
     r"(?P<id>[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*(?:-[A-Za-z0-9]+)*)(?![A-Za-z0-9_])"
     r"|(?P<id2>[A-Z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)+)(?=\s*(?:的)?\s*(?:模型|model\b|checkpoint|权重)))"
 )
+# A name in subject position of a workload verb ("how much vram does chandra need", "can InfiniteTalk run on a 4090",
+# "FireRedASR 能跑在 910B 上吗"): the sentence asks about it, so even a lower-case word the catalog lacks is a model.
+_MODEL_SUBJECT = re.compile(
+    r"\b(?i:does|do|can|could|will|would|should|is)\s+(?P<id>[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*)(?:'s)?\s+"
+    r"(?i:(?:model\s+)?(?:needs?|requires?|takes?|eats?|uses?|run|fit|train|work|support)\b)"
+    r"|^\s*(?P<id3>[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*)\s*(?:能|可以|在|完整|如果|的训练|的推理|推理|训练|部署|要|需要|大概|一般)"
+)
+# what stands in that position without being a model ("can it run", "does training need", "will this fit")
+_NOT_SUBJECTS = {"it", "this", "that", "these", "those", "they", "i", "you", "we", "he", "she", "one", "mine", "yours",
+                 "everything", "anything", "something", "nothing", "someone", "anyone", "there", "what", "which", "who",
+                 "lora", "qlora", "inference", "training", "finetuning", "the", "a", "an", "my", "our", "your", "any",
+                 "gpu", "card", "model", "vram", "memory", "cpu", "ram", "code", "script", "job", "run", "server",
+                 "people", "someone", "anybody", "everybody", "also", "still", "even", "just", "really", "then"}
 _GPU_LIKE = re.compile(r"(?<![A-Za-z0-9_.])((?:rtx|gtx|rx)\s?\d{3,4}(?:\s?(?:ti|super|xt))?|[A-Z]{1,3}\d{2,4}[A-Za-z]?(?:-\d+G[B]?)?)(?![A-Za-z0-9_])", re.I)
 _NOT_MODEL_WORDS = {"a", "an", "the", "my", "our", "this", "that", "for", "with", "to", "on", "of", "and", "or", "is", "it",
                     "about", "around", "need", "run", "train", "lora", "qlora", "llm", "model", "ai", "gpu", "vram", "use"}
@@ -93,6 +106,7 @@ def lexicon() -> dict[str, Any]:
     compiled["not_model_names"] = {str(f).lower() for f in data.get("not_model_names") or []}
     compiled["domain_words"] = [_compile(p) for p in data.get("domain_words") or []]
     compiled["retract_pairs"] = _retract_pairs(data)
+    compiled["retract_joined"] = _retract_joined(data)
     return compiled
 
 
@@ -120,6 +134,29 @@ def _retract_pairs(data: dict[str, Any]) -> list[tuple[str, re.Pattern]]:
                    rf"|(?:{topic}){_CLAUSE_GAP}{{0,6}}?(?:{after})")
         pairs.append((slot, _compile(pattern)))
     return pairs
+
+
+# Words that join topics into one list: "drop the GPUs and the budget", "预算和卡型都不限", "budget, region and cloud".
+_JOIN = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|as well as|plus)\s+|\s*&\s*|\s*(?:和|以及|还有|跟|与|及|、|，还有|，)\s*)"
+
+
+_APPROVED = r"\s*(?:is|are) (?:ok|okay|fine|good)|\s*(?:也行|可以|没问题|都行)"  # "…, and spot is ok" approves it
+
+
+def _retract_joined(data: dict[str, Any]) -> list[tuple[str, re.Pattern, re.Pattern | None]]:
+    """(slot or 'hardware', a topic joined after a withdrawal, a topic joined before one) for a withdrawal that names
+    a list of topics. Hardware written as a GPU name is not joined backwards: "I have 4 A100s and the budget doesn't
+    matter" keeps the A100s."""
+    joined = []
+    for slot, topics in (data.get("retract_topics") or {}).items():
+        if slot == "billing":  # its topics are mostly values ("spot", "包月"): "drop the count, and spot is ok" picks one
+            topics = [t for t in topics if "billing" in t or "计费" in t]
+        topic = "|".join(topics)
+        after = _compile(rf"{_JOIN}(?:the |my |that |our |any )?(?:{topic})(?![a-z])(?!{_APPROVED})")
+        spoken = "|".join(t for t in topics if r"\ue000" not in t and "\ue000" not in t)  # the lexicon writes the escape
+        before = _compile(rf"(?<![a-z])(?:{spoken}){_JOIN}(?:the |my |that |our |any )?$") if spoken else None
+        joined.append((slot, after, before))
+    return joined
 
 
 HARDWARE_SLOTS = ("gpus", "gpu_count", "available_gib")
@@ -493,7 +530,26 @@ class Reader:
                 names += list(HARDWARE_SLOTS) if slot == "hardware" else [slot]
                 spans.append(m.span())
                 break
+        names, spans = self._joined_withdrawals(low, names, spans)
         return list(dict.fromkeys(names)), spans
+
+    def _joined_withdrawals(self, low: str, names: list[str], spans: list[tuple[int, int]]
+                            ) -> tuple[list[str], list[tuple[int, int]]]:
+        """Topics listed with a withdrawn one are withdrawn with it ("forget the budget and the provider", "预算和卡型都
+        不限"): from each withdrawal's span, the topics joined after it and before it, one list at a time."""
+        names, spans = list(names), list(spans)
+        todo = list(spans)
+        while todo:
+            start, end = todo.pop()
+            for slot, after, before in self.lex["retract_joined"]:
+                for m in (after.match(low, end), before.search(low, 0, start) if before else None):
+                    if m is None or m.span() in spans:
+                        continue
+                    names += list(HARDWARE_SLOTS) if slot == "hardware" else [slot]
+                    span = (min(m.start(), start), max(m.end(), end))
+                    spans.append(m.span())
+                    todo.append(span if m.start() >= end else (m.start(), m.start()))
+        return names, spans
 
     def _reread(self, slot: str, t: str, low: str) -> Any:
         """The slot read again from text whose withdrawn phrases are blanked: what the turn states besides them."""
@@ -703,6 +759,14 @@ class Reader:
                 continue  # GPU-like ("3080", "P40"): not a model
             if re.fullmatch(r"(?i)[bmk]?[-_ ]?(?:param(?:eter)?s?|dense|moe)", surface):
                 continue  # the tail of a size ("13B-param model"): the size is read as params
+            return surface, None
+        for m in _MODEL_SUBJECT.finditer(t):
+            surface = m.group("id") or m.group("id3")
+            low = surface.lower()
+            if (low in _NOT_SUBJECTS or low in _NOT_MODEL_WORDS or low in self.lex["not_model_names"]
+                    or surface.islower() and re.search(r"(?:ing|ly|ed|s)$", low)
+                    or "\ue000" in surface or len(surface) < 3 or _GPU_LIKE.fullmatch(surface)):
+                continue
             return surface, None
         return None, None
 
