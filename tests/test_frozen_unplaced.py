@@ -20,6 +20,8 @@ UNPLACED = ROOT / "tests" / "data" / "frozen_unplaced"
 
 # path under UNPLACED → (the freeze record's set label, the name its row gives)
 ENTRIES = {
+    "session12/v10/published_memory_heldout_kinds10.yaml": ("VRAM round 10", "published_memory_heldout_kinds10.yaml"),
+    "session12/v10/README_round10.md": ("VRAM round 10", "README_round10.md"),
     "session12/u9/heldout9.yaml": ("understanding held-out 9", "heldout9.yaml"),
     "session12/u9/README_heldout9.md": ("understanding held-out 9", "README_heldout9.md"),
     "session12/u10/heldout10.yaml": ("understanding held-out 10", "heldout10.yaml"),
