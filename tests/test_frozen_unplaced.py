@@ -20,6 +20,10 @@ UNPLACED = ROOT / "tests" / "data" / "frozen_unplaced"
 
 # path under UNPLACED → (the freeze record's set label, the name its row gives)
 ENTRIES = {
+    "session12/s10/heldout10_timwang_vllm_sglang_h100.yaml":
+        ("serving round 10", "heldout10_timwang_vllm_sglang_h100.yaml"),
+    "session12/s10/heldout10_dennislee22_vllm_a100.yaml": ("serving round 10", "heldout10_dennislee22_vllm_a100.yaml"),
+    "session12/s10/README_round10.md": ("serving round 10", "README_round10.md"),
     "session12/v10/published_memory_heldout_kinds10.yaml": ("VRAM round 10", "published_memory_heldout_kinds10.yaml"),
     "session12/v10/README_round10.md": ("VRAM round 10", "README_round10.md"),
     "session12/u9/heldout9.yaml": ("understanding held-out 9", "heldout9.yaml"),
