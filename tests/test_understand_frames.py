@@ -185,3 +185,16 @@ def test_a_training_question_after_a_serving_one_is_not_serving(u):
     second = u.turn("can I lora qwen2.5-7b on my 4090 with 50M tokens of data?", state)
     assert second.decision.frame == Frame.feasibility
     assert getattr(second.state.get("mode"), "value", second.state.get("mode")) == "lora"
+
+
+@pytest.mark.parametrize("text, frame", [
+    # a training time limit asks how many GPUs meet it, also when it asks what to rent (tie-break 3 before 4)
+    ("overnight job: mistral 7b qlora, 50M tokens, single epoch. what do i rent so it's done by morning?", Frame.deadline),
+    ("论文 ddl 下周五，qwen2.5-7b lora 3000来条数据，自己租卡赶得上吗", Frame.deadline),
+    ("demo is tomorrow morning and I need a qwen2.5-14b lora trained overnight, what do I rent?", Frame.deadline),
+    # withdrawing the time limit asks for the cheapest pick
+    ("llama-3.1-8b做sft，10亿token，不赶时间，用什么卡最划算", Frame.recommend),
+    ("deadline 取消了，qwen2.5-7b 全参就按最省钱的方案来", Frame.recommend),
+])
+def test_a_training_time_limit_is_a_deadline_question(u, text, frame):
+    assert u.turn(text, ConversationState()).decision.frame == frame

@@ -261,6 +261,12 @@ class FrameDecider:
                 return FrameDecision(Frame.guidance, p, "a spec question naming nothing to look up")
             if frame == Frame.spec and f.gpus >= 2:
                 return FrameDecision(Frame.comparison, p, "the specs of two GPUs side by side")
+            if (frame == Frame.recommend and not f.inference and (f.training or "tokens" in f.stated)
+                    and ("deadline" in f.stated or f.has("deadline")) and "deadline" not in r.update.retract):
+                # "what do I rent so it's done by morning", "论文 ddl 下周五…自己租卡赶得上吗": a training time limit is
+                # the deadline question, also when it asks what to rent (README tie-break 3 before 4); a turn that
+                # withdraws the deadline ("不赶时间", "drop the deadline, cheapest way?") asks the cheapest pick
+                return FrameDecision(Frame.deadline, p, "a training time limit: how many GPUs to meet it")
             if frame == Frame.recommend and not f.workload and f.gpus and "budget" not in f.stated:
                 # "can I rent H100s in China?", "who offers H100?": nothing to size, so the GPU's offers or its card
                 return FrameDecision(Frame.cost if f.has("cost") else Frame.spec, p, "a GPU named, no workload to size")
