@@ -546,9 +546,9 @@ class Reader:
                     if m is None or m.span() in spans:
                         continue
                     names += list(HARDWARE_SLOTS) if slot == "hardware" else [slot]
-                    span = (min(m.start(), start), max(m.end(), end))
                     spans.append(m.span())
-                    todo.append(span if m.start() >= end else (m.start(), m.start()))
+                    # go on along the list from the topic just taken: after it, or before it
+                    todo.append((m.end(), m.end()) if m.start() >= end else (m.start(), m.start()))
         return names, spans
 
     def _reread(self, slot: str, t: str, low: str) -> Any:
