@@ -60,7 +60,7 @@ _NOT_SUBJECTS = {"it", "this", "that", "these", "those", "they", "i", "you", "we
                  "everything", "anything", "something", "nothing", "someone", "anyone", "there", "what", "which", "who",
                  "lora", "qlora", "inference", "training", "finetuning", "the", "a", "an", "my", "our", "your", "any",
                  "gpu", "card", "model", "vram", "memory", "cpu", "ram", "code", "script", "job", "run", "server",
-                 "people", "someone", "anybody", "everybody", "also", "still", "even", "just", "really", "then"}
+                 "people", "anybody", "everybody", "also", "still", "even", "just", "really", "then"}
 _GPU_LIKE = re.compile(r"(?<![A-Za-z0-9_.])((?:rtx|gtx|rx)\s?\d{3,4}(?:\s?(?:ti|super|xt))?|[A-Z]{1,3}\d{2,4}[A-Za-z]?(?:-\d+G[B]?)?)(?![A-Za-z0-9_])", re.I)
 _NOT_MODEL_WORDS = {"a", "an", "the", "my", "our", "this", "that", "for", "with", "to", "on", "of", "and", "or", "is", "it",
                     "about", "around", "need", "run", "train", "lora", "qlora", "llm", "model", "ai", "gpu", "vram", "use"}
