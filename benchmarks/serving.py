@@ -24,6 +24,7 @@ minus the weights, and a maximum-throughput batch is 256 sequences.
     python benchmarks/serving.py --without-round7             # the report without the round-7 held-out rows
     python benchmarks/serving.py --without-round8             # the report without the round-8 held-out rows
     python benchmarks/serving.py --without-round9             # the report without the round-9 held-out rows
+    python benchmarks/serving.py --without-round10            # the report without the round-10 held-out rows
 
 `--calibrate` reads the calibration files only (FIT_SPLITS); it prints the fitted constants to copy into
 tools/serving_profiles.py. `--calibrate-moe` and `--calibrate-tp` read the calibration files and the spent rounds
@@ -40,8 +41,11 @@ one evaluation is kept verbatim as ROUND7_EVALUATION; `--without-round7` leaves 
 commit 443df97, per source and pooled with and without its RTX PRO 6000 Max-Q file, spent since; its one evaluation is
 kept verbatim as ROUND8_EVALUATION; `--without-round8` leaves it unread) and round 9 (`heldout9_*.yaml`: its own
 split, read by no fitter, frozen by digest at commit e101d9f and evaluated once after commit ab3ed60, pooled, per
-source and per page of the SGLang cookbook; its one evaluation is kept verbatim as ROUND9_EVALUATION;
-`--without-round9` leaves it unread). See tests/data/serving/README.md and errata.yaml.
+source and per page of the SGLang cookbook, spent since; its one evaluation is kept verbatim as ROUND9_EVALUATION;
+`--without-round9` leaves it unread) and round 10 (`heldout10_*.yaml`: its own split, read by no fitter, frozen by
+digest at commit de149b1 and evaluated once on the estimator of commit ab3ed60, pooled and per source; its one
+evaluation is kept verbatim as ROUND10_EVALUATION; `--without-round10` leaves it unread). See
+tests/data/serving/README.md and errata.yaml.
 """
 
 from __future__ import annotations
@@ -210,18 +214,21 @@ class Split(str, Enum):
     heldout6 = "heldout6"  # round 6: frozen by digest (ab34400), evaluated once after 25f8506 (2026-12-02), spent since
     heldout7 = "heldout7"  # round 7: frozen by digest (25bfbbc), evaluated once after ad82352 (2026-12-02), spent since
     heldout8 = "heldout8"  # round 8: frozen by digest (58732c8), evaluated once after 443df97 (2026-12-02), spent since
-    heldout9 = "heldout9"  # round 9: frozen by digest (e101d9f), evaluated once after ab3ed60 (2026-12-02)
+    heldout9 = "heldout9"  # round 9: frozen by digest (e101d9f), evaluated once after ab3ed60 (2026-12-02), spent since
+    heldout10 = "heldout10"  # round 10: frozen by digest (de149b1), evaluated once on ab3ed60's estimator (2026-12-03)
 
 
 SPLIT_LABEL = {Split.calibration: "calibration", Split.heldout1: "held out, round 1 (spent)",
                Split.heldout2: "held out, round 2 (spent)", Split.heldout3: "held out, round 3 (spent)",
                Split.heldout4: "held out, round 4 (spent)", Split.heldout5: "held out, round 5 (spent)",
                Split.heldout6: "held out, round 6 (spent)", Split.heldout7: "held out, round 7 (spent)",
-               Split.heldout8: "held out, round 8 (spent)", Split.heldout9: "held out, round 9"}
+               Split.heldout8: "held out, round 8 (spent)", Split.heldout9: "held out, round 9 (spent)",
+               Split.heldout10: "held out, round 10"}
 SPLIT_SHORT = {Split.calibration: "calib.", Split.heldout1: "held out 1 (spent)", Split.heldout2: "held out 2 (spent)",
                Split.heldout3: "held out 3 (spent)", Split.heldout4: "held out 4 (spent)",
                Split.heldout5: "held out 5 (spent)", Split.heldout6: "held out 6 (spent)",
-               Split.heldout7: "held out 7 (spent)", Split.heldout8: "held out 8 (spent)", Split.heldout9: "held out 9"}
+               Split.heldout7: "held out 7 (spent)", Split.heldout8: "held out 8 (spent)",
+               Split.heldout9: "held out 9 (spent)", Split.heldout10: "held out 10"}
 # Rounds that have been evaluated and studied (issue 11: "spent and may now calibrate"): they choose mechanisms and
 # are reported as checks. The fitters still read the calibration files only (FIT_SPLITS): a fit on the spent rounds
 # too, each source weighted once, was measured on 2026-12-01 (benchmarks/serving.md, "Round 2 spent", lead 5) and moved
@@ -242,8 +249,11 @@ SPLIT_SHORT = {Split.calibration: "calib.", Split.heldout1: "held out 1 (spent)"
 # verbatim); the change after it (443df97: the ROCm caveat, no constant) read it. Like rounds 5 and 6 it is not in
 # SPENT. Round 8 (`heldout8_*`) is spent since its one evaluation (2026-12-02; ROUND8_EVALUATION keeps it verbatim);
 # the change after it (ab3ed60: vLLM's async scheduling, no constant) read it. Like rounds 5-7 it is not in SPENT.
-# Round 9 (`heldout9_*`) is the held-out test of the changes after round 8 (frozen by digest at e101d9f, before
-# ab3ed60): no fitter reads it, and it is not spent until a change reads its evaluation (ROUND9_EVALUATION).
+# Round 9 (`heldout9_*`) is spent since its one evaluation (2026-12-02; ROUND9_EVALUATION keeps it verbatim): its
+# figures have been printed in benchmarks/serving.md and read since, and it is relabelled so when round 10 is placed.
+# Like rounds 5-8 it is not in SPENT. Round 10 (`heldout10_*`) is the held-out test of the estimator as it stood at
+# its freeze (frozen by digest at de149b1; no serving code or constant changed since ab3ed60): no fitter reads it, and
+# it is not spent until a change reads its evaluation (ROUND10_EVALUATION).
 SPENT = (Split.heldout1, Split.heldout2, Split.heldout3, Split.heldout4)
 FIT_SPLITS = (Split.calibration,)
 MOE_FIT_SPLITS = (Split.calibration, *SPENT)
@@ -436,13 +446,13 @@ class Row:
 
 def evaluate(catalog: Catalog, heldout: bool | None = None, round2: bool = True, round3: bool = True,
              round4: bool = True, round5: bool = True, round6: bool = True, round7: bool = True,
-             round8: bool = True, round9: bool = True) -> list[Row]:
-    """Every measured figure beside its prediction; `round2=False` … `round9=False` leave that round's files
+             round8: bool = True, round9: bool = True, round10: bool = True) -> list[Row]:
+    """Every measured figure beside its prediction; `round2=False` … `round10=False` leave that round's files
     unread."""
     rows = []
     skip = {Split.heldout2: not round2, Split.heldout3: not round3, Split.heldout4: not round4,
             Split.heldout5: not round5, Split.heldout6: not round6, Split.heldout7: not round7,
-            Split.heldout8: not round8, Split.heldout9: not round9}
+            Split.heldout8: not round8, Split.heldout9: not round9, Split.heldout10: not round10}
     for file, held, _source, case in load_cases():
         split = split_of(DATA / file)
         if (heldout is not None and held != heldout) or skip.get(split, False):
@@ -2130,17 +2140,255 @@ ROUND9_CAVEATS = [
 ROUND9_SINCE_HEADING = "### Since round 9's evaluation: round 9 with this commit's estimator"
 
 
+def _relabelled_round9(lines: list[str]) -> list[str]:
+    """ROUND9_EVALUATION's target lines under round 9's label now that it is spent (the figures untouched): what the
+    live section prints when no predicted figure has changed. Every round-9 target line (pooled, per source, per
+    cookbook page) starts with the round's label."""
+    return _relabelled(lines, {"- held out, round 9, ": f"- {SPLIT_LABEL[Split.heldout9]}, "})
+
+
 def round9_section(rows: list[Row]) -> list[str]:
     """Round 9's section: the collector's caveats, then its one evaluation (ROUND9_EVALUATION, verbatim), then this
-    commit's figures under "Since round 9's evaluation"."""
+    commit's figures under "Since round 9's evaluation" (round 9 is spent: its evaluation has been printed and read)."""
     live = [*round9_targets(rows), "", *findings_round9(rows)]
     out = ["### Round 9: its one evaluation", "", *ROUND9_CAVEATS, ""]
     if not ROUND9_EVALUATION:
         return [*out, "The one run with the files in place (the estimator of commit ab3ed60):", "", *live, ""]
     out += ["As that run printed it (2026-12-02, the estimator of commit ab3ed60), kept verbatim:", "",
             *ROUND9_EVALUATION, "", ROUND9_SINCE_HEADING, "",
+            "Round 9 is spent since that evaluation (its figures have been printed here and read since; relabelled "
+            "when round 10 was placed); its figures with this commit's estimator, errata applied:", ""]
+    if live == _relabelled_round9(ROUND9_EVALUATION):
+        return [*out, "The same figures as its one evaluation above, now labelled \"(spent)\" (no predicted figure has "
+                "changed since).", ""]
+    return [*out, *live, ""]
+
+
+# ------------------------------------------------------------------ round 10 (held out: frozen by digest at de149b1)
+
+# Decided at the freeze (tests/data/held_out_freezes.md, "Session 12"), before any evaluation: round 10 is reported
+# pooled and per source (the Tim Wang blog carries 11 of its 14 cases); its two KV cases (dennislee22's Qwen2.5-32B
+# start-up pools on A100) are the round's KV reading; the blog's prompt lengths are read as its collector read them
+# (evalscope's 5,000-10,000 prompt-length filter as characters, `input_len` 1,900 tokens) and the report says so.
+# Latency is also given per statistic (the blog's TPOT is printed to 1 ms: `approx`), with the median and the shares
+# within 25 % and 50 %, beside the naive roofline (round 7's shares and the shared table helpers).
+ROUND10_BLOG_FILE = "heldout10_timwang_vllm_sglang_h100.yaml"
+ROUND10_MISSES_SHOWN = 3  # the largest misses shown per source, by |log error|
+
+
+def round10_targets(rows: list[Row]) -> list[str]:
+    """Round 10's target lines: pooled, then per source file (both decided at the freeze)."""
+    r10 = [r for r in rows if r.split == Split.heldout10]
+    name = SPLIT_LABEL[Split.heldout10]
+    lines = targets(rows, Split.heldout10, by_statistic=True)
+    for f in sorted({r.file for r in r10}):
+        lines += targets([r for r in r10 if r.file == f], Split.heldout10, by_statistic=True,
+                         label=f"{name}, source {source_name(f)}")
+    return lines
+
+
+def findings_round10(rows: list[Row]) -> list[str]:
+    """Round 10's evaluation, computed from the rows: per source and pooled, pooled and per source by metric category
+    and statistic, by metric and statistic per source, the largest misses per source, and every figure, the naive
+    roofline beside each (nothing here is typed in by hand)."""
+    r10 = [r for r in rows if r.split == Split.heldout10]
+    if not r10:
+        return []
+    files = sorted({r.file for r in r10})
+    blog = [r for r in r10 if r.file == ROUND10_BLOG_FILE]
+    sources = _by_file(r10, files)
+    lat = [r for r in r10 if r.metric.category == "latency"]
+    stats = sorted({r.statistic for r in lat}, key=LATENCY_STATISTICS.index)
+    kv = [r for r in r10 if r.metric.category == "kv"]
+    by_stat = ", ".join(f"{sum(r.statistic == s for r in lat)} {s}" for s in stats) or "none"
+    return [
+        f"Round 10: {len({r.case.id for r in r10})} cases, {len(r10)} figures from {len(files)} files "
+        f"({len({r.case.gpu for r in r10})} GPU types: {', '.join(sorted({r.case.gpu for r in r10}))}; engines "
+        f"{', '.join(sorted({r.case.engine.value for r in r10}))}); the blog ({source_name(ROUND10_BLOG_FILE)}) "
+        f"carries {len({r.case.id for r in blog})} cases, {len(blog)} figures. Latency figures by statistic: "
+        f"{by_stat} (the estimator predicts means). "
+        + (f"KV capacity: {len(kv)} figures." if kv else "KV capacity: no figure in this round."),
+        "",
+        "Each cell: median error (median signed error) · figures; *within 25 % / 50 %*: figures whose error is at "
+        "most that; *naive*: the naive roofline's median error on the same figures; KV: figures within 5 % (the naive "
+        "roofline's in brackets).",
+        "",
+        "By source (file), and pooled:",
+        "",
+        *_share_table([*sources, ("round 10, pooled", r10)], "source"),
+        "",
+        "Pooled and per source, by metric category and statistic (as the sources publish them; the estimator predicts "
+        "means):",
+        "",
+        *_category_statistic_table([("round 10", r10), *sources]),
+        "",
+        "By source, metric and statistic:",
+        "",
+        *_metric_statistic_table(r10, files),
+        "",
+        *_misses_table(r10, files, ROUND10_MISSES_SHOWN),
+        "",
+        *_every_figure_table(r10),
+    ]
+
+
+# Round 10's one evaluation as that run printed it (2026-12-03 11:45 UTC, the estimator of commit ab3ed60 at HEAD
+# cf34381, the files placed byte-identical to the freeze record of de149b1): its target lines and `findings_round10`,
+# copied from that run's benchmarks/serving.md and not edited. While empty (before that run), the report printed the
+# live section alone.
+ROUND10_EVALUATION: list[str] = [
+    '- held out, round 10, throughput: median error 9.3% over 23 figures — target ≤ 25 %: **met**.',
+    '- held out, round 10, latency: median error 15.1% over 23 figures — target ≤ 25 %: **met**.',
+    '  - of which mean figures (as the source publishes them; the estimator predicts means): median error 13.4% over 12 figures — target ≤ 25 %: **met**.',
+    '  - of which approx figures (as the source publishes them; the estimator predicts means): median error 15.1% over 11 figures — target ≤ 25 %: **met**.',
+    '- held out, round 10, KV capacity: 0/2 within 5 % (max 345.1%) — target every case: **missed**: `dennislee-vllm0101-a100-qwen25-32b-tp1-kv` kv_cache_gib -15.7%, `dennislee-vllm0101-2xa100-qwen25-32b-tp2-kv` kv_cache_gib 345.1%.',
+    '- held out, round 10, source dennislee22_vllm_a100, throughput: median error 23.4% over 1 figures — target ≤ 25 %: **met**.',
+    '- held out, round 10, source dennislee22_vllm_a100, latency: median error 19.5% over 1 figures — target ≤ 25 %: **met**.',
+    '  - of which mean figures (as the source publishes them; the estimator predicts means): median error 19.5% over 1 figures — target ≤ 25 %: **met**.',
+    '- held out, round 10, source dennislee22_vllm_a100, KV capacity: 0/2 within 5 % (max 345.1%) — target every case: **missed**: `dennislee-vllm0101-a100-qwen25-32b-tp1-kv` kv_cache_gib -15.7%, `dennislee-vllm0101-2xa100-qwen25-32b-tp2-kv` kv_cache_gib 345.1%.',
+    '- held out, round 10, source timwang_vllm_sglang_h100, throughput: median error 9.1% over 22 figures — target ≤ 25 %: **met**.',
+    '- held out, round 10, source timwang_vllm_sglang_h100, latency: median error 13.2% over 22 figures — target ≤ 25 %: **met**.',
+    '  - of which mean figures (as the source publishes them; the estimator predicts means): median error 11.3% over 11 figures — target ≤ 25 %: **met**.',
+    '  - of which approx figures (as the source publishes them; the estimator predicts means): median error 15.1% over 11 figures — target ≤ 25 %: **met**.',
+    '',
+    'Round 10: 14 cases, 48 figures from 2 files (2 GPU types: A100-80GB, H100; engines sglang, vllm); the blog (timwang_vllm_sglang_h100) carries 11 cases, 44 figures. Latency figures by statistic: 12 mean, 11 approx (the estimator predicts means). KV capacity: 2 figures.',
+    '',
+    "Each cell: median error (median signed error) · figures; *within 25 % / 50 %*: figures whose error is at most that; *naive*: the naive roofline's median error on the same figures; KV: figures within 5 % (the naive roofline's in brackets).",
+    '',
+    'By source (file), and pooled:',
+    '',
+    '| source | cases | throughput: ours (signed) · figures | within 25 % | within 50 % | naive | latency: ours (signed) · figures | within 25 % | within 50 % | naive | KV within 5 % |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| dennislee22_vllm_a100 | 3 | 23.4% (+23.4%) · 1 | 1/1 | 1/1 | 80.8% | 19.5% (-19.5%) · 1 | 1/1 | 1/1 | 45.0% | 0/2 (naive 0/2) |',
+    '| timwang_vllm_sglang_h100 | 11 | 9.1% (-9.0%) · 22 | 22/22 | 22/22 | 2373.2% | 13.2% (+13.2%) · 22 | 15/22 | 19/22 | 46.7% | — |',
+    '| round 10, pooled | 14 | 9.3% (-8.8%) · 23 | 23/23 | 23/23 | 2364.7% | 15.1% (+11.3%) · 23 | 16/23 | 20/23 | 46.7% | 0/2 (naive 0/2) |',
+    '',
+    'Pooled and per source, by metric category and statistic (as the sources publish them; the estimator predicts means):',
+    '',
+    '| pooled | category | statistic | figures | ours: median (signed) | ours within 25 % (KV: 5 %) | ours within 50 % | naive | naive within 25 % (KV: 5 %) |',
+    '|---|---|---|---|---|---|---|---|---|',
+    '| round 10 | throughput | single | 23 | 9.3% (-8.8%) · 23 | 23/23 | 23/23 | 2364.7% | 0/23 |',
+    '| round 10 | latency | mean | 12 | 13.4% (+10.8%) · 12 | 8/12 | 10/12 | 46.8% | 0/12 |',
+    '| round 10 | latency | approx | 11 | 15.1% (+15.1%) · 11 | 8/11 | 10/11 | 46.7% | 0/11 |',
+    '| round 10 | kv | single | 2 | 180.4% (+164.7%) · 2 | 0/2 | 1/2 | 202.3% | 0/2 |',
+    '| dennislee22_vllm_a100 | throughput | single | 1 | 23.4% (+23.4%) · 1 | 1/1 | 1/1 | 80.8% | 0/1 |',
+    '| dennislee22_vllm_a100 | latency | mean | 1 | 19.5% (-19.5%) · 1 | 1/1 | 1/1 | 45.0% | 0/1 |',
+    '| dennislee22_vllm_a100 | kv | single | 2 | 180.4% (+164.7%) · 2 | 0/2 | 1/2 | 202.3% | 0/2 |',
+    '| timwang_vllm_sglang_h100 | throughput | single | 22 | 9.1% (-9.0%) · 22 | 22/22 | 22/22 | 2373.2% | 0/22 |',
+    '| timwang_vllm_sglang_h100 | latency | mean | 11 | 11.3% (+11.3%) · 11 | 7/11 | 9/11 | 48.6% | 0/11 |',
+    '| timwang_vllm_sglang_h100 | latency | approx | 11 | 15.1% (+15.1%) · 11 | 8/11 | 10/11 | 46.7% | 0/11 |',
+    '',
+    'By source, metric and statistic:',
+    '',
+    '| source | metric | statistic | figures | ours: median (signed) | ours within 25 % (KV: 5 %) | ours within 50 % | naive | naive within 25 % (KV: 5 %) |',
+    '|---|---|---|---|---|---|---|---|---|',
+    '| dennislee22_vllm_a100 | output_tok_s | single | 1 | 23.4% (+23.4%) · 1 | 1/1 | 1/1 | 80.8% | 0/1 |',
+    '| dennislee22_vllm_a100 | tpot_ms | mean | 1 | 19.5% (-19.5%) · 1 | 1/1 | 1/1 | 45.0% | 0/1 |',
+    '| dennislee22_vllm_a100 | kv_cache_gib | single | 2 | 180.4% (+164.7%) · 2 | 0/2 | 1/2 | 202.3% | 0/2 |',
+    '| timwang_vllm_sglang_h100 | output_tok_s | single | 11 | 9.3% (-9.3%) · 11 | 11/11 | 11/11 | 2364.7% | 0/11 |',
+    '| timwang_vllm_sglang_h100 | req_s | single | 11 | 9.0% (-8.5%) · 11 | 11/11 | 11/11 | 2381.7% | 0/11 |',
+    '| timwang_vllm_sglang_h100 | tpot_ms | approx | 11 | 15.1% (+15.1%) · 11 | 8/11 | 10/11 | 46.7% | 0/11 |',
+    '| timwang_vllm_sglang_h100 | e2e_ms | mean | 11 | 11.3% (+11.3%) · 11 | 7/11 | 9/11 | 48.6% | 0/11 |',
+    '',
+    'The largest misses per source (up to 3, by |log error|):',
+    '',
+    '| source | case | metric | statistic | measured | predicted | error | naive error |',
+    '|---|---|---|---|---|---|---|---|',
+    '| dennislee22_vllm_a100 | dennislee-vllm0101-2xa100-qwen25-32b-tp2-kv | kv_cache_gib | single | 8.22 | 36.59 | +345.1% | +397.6% |',
+    '| dennislee22_vllm_a100 | dennislee-vllm0101-2xa100-qwen25-32b-tp2-p1024-o1024-c1 | tpot_ms | mean | 29.21 | 23.50 | -19.5% | -45.0% |',
+    '| dennislee22_vllm_a100 | dennislee-vllm0101-2xa100-qwen25-32b-tp2-p1024-o1024-c1 | output_tok_s | single | 34.20 | 42.19 | +23.4% | +80.8% |',
+    '| timwang_vllm_sglang_h100 | timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst100 | e2e_ms | mean | 26,157 | 66,984 | +156.1% | -63.2% |',
+    '| timwang_vllm_sglang_h100 | timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst100 | tpot_ms | approx | 13.00 | 32.19 | +147.6% | -63.1% |',
+    '| timwang_vllm_sglang_h100 | timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst50 | e2e_ms | mean | 26,176 | 40,239 | +53.7% | -63.3% |',
+    '',
+    'Per case (every figure; signed errors):',
+    '',
+    '| source | case | engine | GPU × n (TP) | model, weights, KV | in / out | load | metric | statistic | measured | predicted | error | naive | naive error |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| dennislee22_vllm_a100 | [dennislee-vllm0101-2xa100-qwen25-32b-tp2-kv](https://github.com/dennislee22/vLLM-benchmarking/blob/b474d1e053c35c9aef8c02aae4efbc0d8675f033/README.md) | vllm | A100-80GB × 2 (2) | qwen2.5-32b, bf16, auto | 16384 / 1 | kv_capacity | kv_cache_gib | single | 8.22 | 36.59 | +345.1% | 40.90 | +397.6% |',
+    '| dennislee22_vllm_a100 | [dennislee-vllm0101-2xa100-qwen25-32b-tp2-p1024-o1024-c1](https://github.com/dennislee22/vLLM-benchmarking/blob/b474d1e053c35c9aef8c02aae4efbc0d8675f033/README.md) | vllm | A100-80GB × 2 (2) | qwen2.5-32b, bf16, auto | 1024 / 1024 | concurrency 1 | output_tok_s | single | 34.20 | 42.19 | +23.4% | 61.83 | +80.8% |',
+    '| dennislee22_vllm_a100 | [dennislee-vllm0101-2xa100-qwen25-32b-tp2-p1024-o1024-c1](https://github.com/dennislee22/vLLM-benchmarking/blob/b474d1e053c35c9aef8c02aae4efbc0d8675f033/README.md) | vllm | A100-80GB × 2 (2) | qwen2.5-32b, bf16, auto | 1024 / 1024 | concurrency 1 | tpot_ms | mean | 29.21 | 23.50 | -19.5% | 16.07 | -45.0% |',
+    '| dennislee22_vllm_a100 | [dennislee-vllm0101-a100-qwen25-32b-tp1-kv](https://github.com/dennislee22/vLLM-benchmarking/blob/b474d1e053c35c9aef8c02aae4efbc0d8675f033/README.md) | vllm | A100-80GB × 1 (1) | qwen2.5-32b, bf16, auto | 16384 / 1 | kv_capacity | kv_cache_gib | single | 9.70 | 8.18 | -15.7% | 10.39 | +7.1% |',
+    '| timwang_vllm_sglang_h100 | [timwang-sglang049-h100-llama31-8b-longalpaca-o2000-burst10](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | sglang | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 10 | output_tok_s | single | 1,188 | 1,029 | -13.4% | 29,284 | +2364.7% |',
+    '| timwang_vllm_sglang_h100 | [timwang-sglang049-h100-llama31-8b-longalpaca-o2000-burst10](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | sglang | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 10 | req_s | single | 0.59 | 0.51 | -12.8% | 14.64 | +2381.7% |',
+    '| timwang_vllm_sglang_h100 | [timwang-sglang049-h100-llama31-8b-longalpaca-o2000-burst10](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | sglang | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 10 | tpot_ms | approx | 8.00 | 9.38 | +17.2% | 4.79 | -40.1% |',
+    '| timwang_vllm_sglang_h100 | [timwang-sglang049-h100-llama31-8b-longalpaca-o2000-burst10](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | sglang | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 10 | e2e_ms | mean | 16,829 | 19,428 | +15.4% | 9,619 | -42.8% |',
+    '| timwang_vllm_sglang_h100 | [timwang-sglang049-h100-llama31-8b-longalpaca-o2000-burst20](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | sglang | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 20 | output_tok_s | single | 2,056 | 1,576 | -23.4% | 29,284 | +1324.1% |',
+    '| timwang_vllm_sglang_h100 | [timwang-sglang049-h100-llama31-8b-longalpaca-o2000-burst20](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | sglang | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 20 | req_s | single | 1.03 | 0.79 | -23.5% | 14.64 | +1321.6% |',
+    '| timwang_vllm_sglang_h100 | [timwang-sglang049-h100-llama31-8b-longalpaca-o2000-burst20](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | sglang | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 20 | tpot_ms | approx | 10.00 | 12.04 | +20.4% | 4.79 | -52.1% |',
+    '| timwang_vllm_sglang_h100 | [timwang-sglang049-h100-llama31-8b-longalpaca-o2000-burst20](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | sglang | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 20 | e2e_ms | mean | 19,443 | 25,383 | +30.6% | 9,619 | -50.5% |',
+    '| timwang_vllm_sglang_h100 | [timwang-sglang049-h100-llama31-8b-longalpaca-o2000-burst5](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | sglang | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 5 | output_tok_s | single | 667 | 608 | -8.8% | 29,284 | +4293.4% |',
+    '| timwang_vllm_sglang_h100 | [timwang-sglang049-h100-llama31-8b-longalpaca-o2000-burst5](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | sglang | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 5 | req_s | single | 0.33 | 0.30 | -7.9% | 14.64 | +4337.0% |',
+    '| timwang_vllm_sglang_h100 | [timwang-sglang049-h100-llama31-8b-longalpaca-o2000-burst5](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | sglang | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 5 | tpot_ms | approx | 7.00 | 8.06 | +15.1% | 4.79 | -31.5% |',
+    '| timwang_vllm_sglang_h100 | [timwang-sglang049-h100-llama31-8b-longalpaca-o2000-burst5](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | sglang | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 5 | e2e_ms | mean | 15,000 | 16,451 | +9.7% | 9,619 | -35.9% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst10](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 10 | output_tok_s | single | 1,068 | 1,061 | -0.6% | 29,284 | +2641.4% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst10](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 10 | req_s | single | 0.53 | 0.53 | +0.1% | 14.64 | +2662.6% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst10](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 10 | tpot_ms | approx | 9.00 | 9.26 | +2.9% | 4.79 | -46.7% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst10](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 10 | e2e_ms | mean | 18,707 | 18,842 | +0.7% | 9,619 | -48.6% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst100](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 100 | output_tok_s | single | 2,744 | 2,986 | +8.8% | 29,284 | +967.2% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst100](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 100 | req_s | single | 1.37 | 1.49 | +9.0% | 14.64 | +968.8% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst100](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 100 | tpot_ms | approx | 13.00 | 32.19 | +147.6% | 4.79 | -63.1% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst100](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 100 | e2e_ms | mean | 26,157 | 66,984 | +156.1% | 9,619 | -63.2% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst20](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 20 | output_tok_s | single | 1,836 | 1,653 | -9.9% | 29,284 | +1495.1% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst20](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 20 | req_s | single | 0.92 | 0.83 | -10.1% | 14.64 | +1491.5% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst20](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 20 | tpot_ms | approx | 11.00 | 11.81 | +7.3% | 4.79 | -56.4% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst20](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 20 | e2e_ms | mean | 21,738 | 24,192 | +11.3% | 9,619 | -55.7% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst5](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 5 | output_tok_s | single | 589 | 619 | +5.1% | 29,284 | +4875.0% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst5](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 5 | req_s | single | 0.29 | 0.31 | +6.6% | 14.64 | +4949.0% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst5](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 5 | tpot_ms | approx | 8.00 | 8.00 | -0.0% | 4.79 | -40.1% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst5](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 5 | e2e_ms | mean | 16,981 | 16,168 | -4.8% | 9,619 | -43.4% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst50](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 50 | output_tok_s | single | 2,743 | 2,485 | -9.4% | 29,284 | +967.6% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst50](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 50 | req_s | single | 1.37 | 1.24 | -9.3% | 14.64 | +968.8% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst50](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 50 | tpot_ms | approx | 13.00 | 19.46 | +49.7% | 4.79 | -63.1% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v0-h100-llama31-8b-longalpaca-o2000-burst50](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 50 | e2e_ms | mean | 26,176 | 40,239 | +53.7% | 9,619 | -63.3% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v1-h100-llama31-8b-longalpaca-o2000-burst10](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 10 | output_tok_s | single | 1,170 | 1,061 | -9.3% | 29,284 | +2403.3% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v1-h100-llama31-8b-longalpaca-o2000-burst10](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 10 | req_s | single | 0.58 | 0.53 | -8.5% | 14.64 | +2424.5% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v1-h100-llama31-8b-longalpaca-o2000-burst10](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 10 | tpot_ms | approx | 9.00 | 9.26 | +2.9% | 4.79 | -46.7% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v1-h100-llama31-8b-longalpaca-o2000-burst10](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 10 | e2e_ms | mean | 17,082 | 18,842 | +10.3% | 9,619 | -43.7% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v1-h100-llama31-8b-longalpaca-o2000-burst20](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 20 | output_tok_s | single | 2,068 | 1,653 | -20.0% | 29,284 | +1316.3% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v1-h100-llama31-8b-longalpaca-o2000-burst20](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 20 | req_s | single | 1.03 | 0.83 | -19.7% | 14.64 | +1321.6% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v1-h100-llama31-8b-longalpaca-o2000-burst20](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 20 | tpot_ms | approx | 9.00 | 11.79 | +31.0% | 4.79 | -46.7% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v1-h100-llama31-8b-longalpaca-o2000-burst20](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 20 | e2e_ms | mean | 19,303 | 24,192 | +25.3% | 9,619 | -50.2% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v1-h100-llama31-8b-longalpaca-o2000-burst5](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 5 | output_tok_s | single | 635 | 619 | -2.6% | 29,284 | +4512.6% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v1-h100-llama31-8b-longalpaca-o2000-burst5](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 5 | req_s | single | 0.32 | 0.31 | -3.4% | 14.64 | +4475.6% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v1-h100-llama31-8b-longalpaca-o2000-burst5](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 5 | tpot_ms | approx | 8.00 | 8.00 | -0.0% | 4.79 | -40.1% |',
+    '| timwang_vllm_sglang_h100 | [timwang-vllm090v1-h100-llama31-8b-longalpaca-o2000-burst5](https://tim-wang-tecg-blog.pages.dev/llm/llm-benchmark-en) | vllm | H100 × 1 (1) | llama-3.1-8b, bf16, auto | 1900 / 2000 | max_throughput 5 | e2e_ms | mean | 15,747 | 16,168 | +2.7% | 9,619 | -38.9% |',
+]
+
+# The collector's caveats (tests/data/serving/README.md, "Round 10"), written into the report before its one run.
+ROUND10_CAVEATS = [
+    "Read with the collector's caveats (README \"Round 10\"; each file's `notes`): 11 of the 14 cases are one source, "
+    "the **Tim Wang blog**'s evalscope sweeps of Llama-3.1-8B-Instruct on one H100 80 GB (SXM or PCIe not stated; the "
+    "catalog's `H100` taken): vLLM 0.9.0 with the V0 engine (bursts of 5 / 10 / 20 / 50 / 100 requests) and the V1 engine "
+    "and SGLang 0.4.9 (5 / 10 / 20 each), 2,000 output tokens per request; each row one wave of N requests sent "
+    "together (`max_throughput` N); server flags not printed (engine defaults, BF16 assumed). **The prompt lengths are "
+    "read as the collector read them**: evalscope's `--min-prompt-length 5000 --max-prompt-length 10000` filter on "
+    "LongAlpaca taken as **characters** (about 1,250-2,500 Llama-3 tokens), `input_len` 1,900 tokens an estimate, "
+    "unverified against evalscope's code (read as tokens, ~7,500 on average); the V1 and SGLang rows past 20 requests "
+    "are left out for prefix-cache reuse across the sweep, and every TTFT for likely being a first-chunk time; the "
+    "blog's TPOT is printed to 1 ms (`approx`). So the round is reported pooled and per source (decided at the "
+    "freeze). The other source, **dennislee22**'s vLLM (0.10.1.1 and V1 assumed) write-up on A100 80 GB, gives the "
+    "round's **KV reading**, two Qwen2.5-32B \"Available KV cache memory\" figures from section titles (9.70 GiB at TP 1, "
+    "8.22 GiB per GPU at TP 2 — the per-GPU figure the benchmark compares for TP cases), with `gpu_memory_utilization` "
+    "and `max_model_len` not printed (compared with vLLM's default utilisation, as the benchmark reads any case that "
+    "does not state it; `input_len` carries an assumed 16,384), and one single-request decode at TP 2. No erratum "
+    "touches round 10.",
+]
+
+ROUND10_SINCE_HEADING = "### Since round 10's evaluation: round 10 with this commit's estimator"
+
+
+def round10_section(rows: list[Row]) -> list[str]:
+    """Round 10's section: the collector's caveats, then its one evaluation (ROUND10_EVALUATION, verbatim), then this
+    commit's figures under "Since round 10's evaluation"."""
+    live = [*round10_targets(rows), "", *findings_round10(rows)]
+    out = ["### Round 10: its one evaluation", "", *ROUND10_CAVEATS, ""]
+    if not ROUND10_EVALUATION:
+        return [*out, "The one run with the files in place (the estimator of commit ab3ed60):", "", *live, ""]
+    out += ["As that run printed it (2026-12-03, the estimator of commit ab3ed60), kept verbatim:", "",
+            *ROUND10_EVALUATION, "", ROUND10_SINCE_HEADING, "",
             "Its figures with this commit's estimator, errata applied:", ""]
-    if live == ROUND9_EVALUATION:
+    if live == ROUND10_EVALUATION:
         return [*out, "The same figures as its one evaluation above (no predicted figure has changed since).", ""]
     return [*out, *live, ""]
 
@@ -2928,9 +3176,9 @@ def constants(catalog: Catalog) -> list[str]:
 
 def report(catalog: Catalog, round2: bool = True, round3: bool = True, round4: bool = True,
            round5: bool = True, round6: bool = True, round7: bool = True, round8: bool = True,
-           round9: bool = True) -> str:
+           round9: bool = True, round10: bool = True) -> str:
     rows = evaluate(catalog, round2=round2, round3=round3, round4=round4, round5=round5, round6=round6, round7=round7,
-                    round8=round8, round9=round9)
+                    round8=round8, round9=round9, round10=round10)
     cases = {r.case.id: r for r in rows}
     held1 = {r.case.id for r in rows if r.split == Split.heldout1}
     held2 = {r.case.id for r in rows if r.split == Split.heldout2}
@@ -2941,6 +3189,7 @@ def report(catalog: Catalog, round2: bool = True, round3: bool = True, round4: b
     held7 = {r.case.id for r in rows if r.split == Split.heldout7}
     held8 = {r.case.id for r in rows if r.split == Split.heldout8}
     held9 = {r.case.id for r in rows if r.split == Split.heldout9}
+    held10 = {r.case.id for r in rows if r.split == Split.heldout10}
     errata = len(load_errata())
     gpus = {r.case.gpu for r in rows}
     engines = {r.case.engine.value for r in rows}
@@ -2957,7 +3206,8 @@ def report(catalog: Catalog, round2: bool = True, round3: bool = True, round4: b
         + (f", {len(held6)} of round 6 (spent since its one evaluation)" if held6 else "")
         + (f", {len(held7)} of round 7 (spent since its one evaluation)" if held7 else "")
         + (f", {len(held8)} of round 8 (spent since its one evaluation)" if held8 else "")
-        + (f", {len(held9)} of round 9 (held out: frozen by digest before the changes it tests)" if held9 else "")
+        + (f", {len(held9)} of round 9 (spent since its one evaluation)" if held9 else "")
+        + (f", {len(held10)} of round 10 (held out: frozen by digest before any change it could test)" if held10 else "")
         + f"; {errata} errata applied — see "
         "tests/data/serving/README.md and errata.yaml).",
         "",
@@ -2967,18 +3217,24 @@ def report(catalog: Catalog, round2: bool = True, round3: bool = True, round4: b
         "",
         "## Targets",
         "",
-        "Rounds 1-8 are spent: each was evaluated and studied (round 1 while the TTFT model was chosen, rounds 2-5 "
-        "once each on 2026-12-01, rounds 6-8 once each on 2026-12-02, then read to choose the mechanisms of the "
-        "changes below). "
+        "Rounds 1-9 are spent: each was evaluated and studied (round 1 while the TTFT model was chosen, rounds 2-5 "
+        "once each on 2026-12-01, rounds 6-9 once each on 2026-12-02, then read to choose the mechanisms of the "
+        "changes below, or, round 9, printed and read since). "
         "They are kept as checks and may calibrate: `--calibrate` still reads the calibration files only, "
         "`--calibrate-moe` and `--calibrate-tp` the calibration files and rounds 1-4 (the calibration files hold no "
         "vLLM or SGLang MoE decode run and no tensor-parallel run between PCIe-only GPUs; rounds 5 and 6 hold neither; "
-        "rounds 5-8 are read by no fitter). "
-        "Round 9 (`heldout9_*`, frozen by digest at commit e101d9f before the changes since round 8, read by no "
-        "fitter) is the held-out test; as decided at its freeze it is given pooled, per source and per page of the "
-        "SGLang cookbook (Llama 3.1 on 8× A100, Qwen3 on 8× B200: the cookbook carries 15 of its 16 cases), latency "
-        "also per statistic, and in its section below"
-        + (":" if held9 else "; it is not in this run (`--without-round9`)."),
+        "rounds 5-9 are read by no fitter). "
+        "Round 10 (`heldout10_*`, frozen by digest at commit de149b1, read by no fitter; no serving code or constant "
+        "changed between its freeze and this evaluation, so it tests the estimator of ab3ed60 a second time after "
+        "round 9) is the held-out test; as decided at its freeze it is given pooled and per source (the Tim Wang blog "
+        "carries 11 of its 14 cases; its two KV cases, dennislee22's, are the round's KV reading), latency also per "
+        "statistic, the blog's prompt lengths read as its collector read them (evalscope's 5,000-10,000 filter as "
+        "characters, about 1,900 tokens), and in its section below"
+        + (":" if held10 else "; it is not in this run (`--without-round10`)."),
+        "",
+        *([*round10_targets(rows), ""] if held10 else []),
+        "Round 9 (spent; as decided at its freeze, pooled, per source and per page of the SGLang cookbook)"
+        + (":" if held9 else " is not in this run (`--without-round9`)."),
         "",
         *([*round9_targets(rows), ""] if held9 else []),
         "Round 8 (spent; as decided at its freeze, pooled and pooled without its RTX PRO 6000 Max-Q file)"
@@ -2999,6 +3255,7 @@ def report(catalog: Catalog, round2: bool = True, round3: bool = True, round4: b
         *(targets(rows, Split.heldout2) if held2 else ["- Round 2: not evaluated in this run (`--without-round2`)."]),
         *targets(rows, Split.heldout1),
         "",
+        *(round10_section(rows) if held10 else []),
         *(round9_section(rows) if held9 else []),
         *(round8_section(rows) if held8 else []),
         *(round7_section(rows) if held7 else []),
@@ -3072,6 +3329,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--without-round7", action="store_true", help="leave the round-7 held-out files unread")
     parser.add_argument("--without-round8", action="store_true", help="leave the round-8 held-out files unread")
     parser.add_argument("--without-round9", action="store_true", help="leave the round-9 held-out files unread")
+    parser.add_argument("--without-round10", action="store_true", help="leave the round-10 held-out files unread")
     args = parser.parse_args(argv)
     catalog = load_catalog()
     if args.calibrate_ttft:
@@ -3089,7 +3347,8 @@ def main(argv: list[str] | None = None) -> int:
     sys.stdout.write(report(catalog, round2=not args.without_round2, round3=not args.without_round3,
                             round4=not args.without_round4, round5=not args.without_round5,
                             round6=not args.without_round6, round7=not args.without_round7,
-                            round8=not args.without_round8, round9=not args.without_round9))
+                            round8=not args.without_round8, round9=not args.without_round9,
+                            round10=not args.without_round10))
     return 0
 
 

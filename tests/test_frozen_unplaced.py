@@ -21,8 +21,6 @@ UNPLACED = ROOT / "tests" / "data" / "frozen_unplaced"
 # path under UNPLACED → (the freeze record's set label, the name its row gives)
 ENTRIES = {
     # The session-13 placing merges each README's text into its final README and removes it here.
-    "session12/s10/README_round10.md": ("serving round 10", "README_round10.md"),
-    "session12/v10/README_round10.md": ("VRAM round 10", "README_round10.md"),
     "session12/u9/README_heldout9.md": ("understanding held-out 9", "README_heldout9.md"),
     "session12/u10/README_heldout10.md": ("understanding held-out 10", "README_heldout10.md"),
 }

@@ -1,5 +1,5 @@
-"""What every placed held-out round must keep, checked over one registry of rounds (issue 11's serving rounds 7-9 and
-VRAM rounds 7-9): each file byte-identical to its freeze record (tests/data/held_out_freezes.md) and to the digest its
+"""What every placed held-out round must keep, checked over one registry of rounds (issue 11's serving rounds 7-10 and
+VRAM rounds 7-10): each file byte-identical to its freeze record (tests/data/held_out_freezes.md) and to the digest its
 README quotes, the collector's README text merged unchanged, no erratum on it, no fitter reading it, and (serving)
 every case estimated. A round's own reading and frozen evaluation stay in its own module (tests/test_serving_round*.py,
 tests/test_vram_*heldout*.py); adding a round adds one registry entry here.
@@ -81,6 +81,14 @@ SERVING_ROUNDS = [
         "## Round 9: a ninth held-out set (frozen 2026-12-02, issue 11) — short of its source and KV aims",
         "### Round 9: its one evaluation (2026-12-02, after commit ab3ed60)",
         16, 59, {"throughput": 15, "latency": 43, "kv": 1}, (SC.ROUND9_COOKBOOK_FILE, 15)),
+    ServingRound(
+        10, "12", {  # by helper-105
+            "heldout10_timwang_vllm_sglang_h100.yaml": "4272a725df0e58307fa17f2b725d72269a533e8d145bebe2476f25ed86d55e31",
+            "heldout10_dennislee22_vllm_a100.yaml": "a26c4dbc4589f68e0d8a4cc866976f258567c5248d59c9e944ad279b2c9cdce5",
+        }, "3227f87c22cb09cd8e753c57f6db040d0086ecf7a1c8c51c51853e128629e235",
+        "# Round 10 (held out): collector's report",
+        "## Round 10: its one evaluation (2026-12-03, the estimator of commit ab3ed60)",
+        14, 48, {"throughput": 23, "latency": 23, "kv": 2}, (SC.ROUND10_BLOG_FILE, 11)),
 ]
 
 
@@ -111,6 +119,9 @@ VRAM_ROUNDS = [
     VramRound(9, "ninth", "b656919faa0adb4da0f6f5f93c13e7ed19e4466afc6b4817ffddad9534cbbbed",
               "ef3fe23bc9d1fa0f82853af3878a25ee61b1a1536209401932fa4251899ff49d",
               '## Ninth round of the weak kinds ("new kinds 9")'),
+    VramRound(10, "tenth", "82e1ec49c7522ecc83cc07799b4cbd79cdc683a542e94a295dc6316fbadaad93",
+              "3a90ae069aafbf732f7e61c91993262c700399dca081880c0ef7af660e98d687",
+              '# Round 10 held-out collection ("new kinds 10") — collector\'s notes'),
 ]
 
 serving_rounds = pytest.mark.parametrize("rnd", SERVING_ROUNDS, ids=lambda r: f"serving{r.number}")

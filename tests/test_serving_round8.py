@@ -69,8 +69,8 @@ def test_the_one_evaluation_is_kept_verbatim_and_recorded_in_the_readme():
 
 def test_the_report_prints_the_frozen_evaluation_and_is_current(cat):
     """benchmarks/serving.md is what `python benchmarks/serving.py` prints at this commit; round 8 (spent) follows round
-    9 in the targets (pooled, then without its Max-Q file) and its one evaluation is printed as frozen; its live figures
-    have moved since (vLLM async scheduling, calibration round 9)."""
+    9 (spent since round 10 was placed) in the targets (pooled, then without its Max-Q file) and its one evaluation is
+    printed as frozen; its live figures have moved since (vLLM async scheduling, calibration round 9)."""
     text = SC.report(cat)
     assert text == (ROOT / "benchmarks" / "serving.md").read_text(encoding="utf-8"), \
         "benchmarks/serving.md is stale: run `python benchmarks/serving.py > benchmarks/serving.md`"
@@ -84,7 +84,7 @@ def test_the_report_prints_the_frozen_evaluation_and_is_current(cat):
     assert any("round 8 (spent), throughput: median error 7.1% over 16 figures" in line for line in live)
     assert any("round 8 (spent), latency: median error 10.3% over 18 figures" in line for line in live)
     targets = text.split("## Targets", 1)[1].split("### Round 9: its one evaluation", 1)[0]
-    assert (targets.index("- held out, round 9, ") < targets.index("- held out, round 8 (spent), ")
+    assert (targets.index("- held out, round 9 (spent), ") < targets.index("- held out, round 8 (spent), ")
             < targets.index(f"- {SC.ROUND8_WITHOUT_MAXQ}, ") < targets.index("- held out, round 7 (spent), "))
     assert SC.ROUND8_WITHOUT_MAXQ == "held out, round 8 (spent) without the Max-Q file"
     assert "| held out, round 8 (spent) | latency |" in text and "| held out 8 (spent) | [wayne-sm120-" in text

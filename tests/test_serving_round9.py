@@ -1,7 +1,8 @@
 """Serving held-out round 9 (issue 11): placed byte-identical to its freeze record (held_out_freezes.md, "Session 9",
 commit e101d9f, before the round-9 calibration commit ab3ed60), read by no fitter, evaluated once; that evaluation is
 kept verbatim (ROUND9_EVALUATION) and benchmarks/serving.md is the report of this commit. Reported pooled, per source
-and per page of the SGLang cookbook (Llama 3.1 on 8× A100, Qwen3 on 8× B200), decided at the freeze.
+and per page of the SGLang cookbook (Llama 3.1 on 8× A100, Qwen3 on 8× B200), decided at the freeze. Spent since its
+evaluation was printed and read: labelled "held out, round 9 (spent)" when round 10 was placed, printed after round 10.
 
 Real files, the real estimator and catalog; no mocks.
 """
@@ -49,10 +50,10 @@ def test_the_cookbook_is_split_into_its_two_pages(rows, page, model, gpu, cases,
 
 
 @pytest.mark.parametrize("label", [
-    "held out, round 9",  # pooled
-    "held out, round 9, source sgl_cookbook",  # per source: 15 of the 16 cases
-    "held out, round 9, cookbook Llama3.1 page (llama-3.1-70b, A100-80GB × 8)",  # per page
-    "held out, round 9, cookbook Qwen3 page (qwen3-235b-a22b, B200 × 8)",
+    "held out, round 9 (spent)",  # pooled
+    "held out, round 9 (spent), source sgl_cookbook",  # per source: 15 of the 16 cases
+    "held out, round 9 (spent), cookbook Llama3.1 page (llama-3.1-70b, A100-80GB × 8)",  # per page
+    "held out, round 9 (spent), cookbook Qwen3 page (qwen3-235b-a22b, B200 × 8)",
 ])
 def test_round_nine_targets_are_given_pooled_per_source_and_per_page_with_latency_per_statistic(rows, label):
     lines = SC.round9_targets(rows)
@@ -63,8 +64,8 @@ def test_round_nine_targets_are_given_pooled_per_source_and_per_page_with_latenc
 
 def test_the_kv_case_is_its_own_source_and_the_unread_round_leaves_no_line(cat, rows):
     lines = SC.round9_targets(rows)
-    assert any(line.startswith("- held out, round 9, source vllm_issue_17469, KV capacity: ") for line in lines)
-    assert not any(line.startswith("- held out, round 9, source vllm_issue_17469, throughput") for line in lines)
+    assert any(line.startswith("- held out, round 9 (spent), source vllm_issue_17469, KV capacity: ") for line in lines)
+    assert not any(line.startswith("- held out, round 9 (spent), source vllm_issue_17469, throughput") for line in lines)
     assert not any(r.split == SC.Split.heldout9 for r in SC.evaluate(cat, round9=False))
 
 
@@ -98,21 +99,25 @@ def test_the_readme_records_the_one_evaluations_headline():
         assert said in readme, said
 
 
-def test_the_report_prints_the_frozen_evaluation_first_and_is_current(cat, rows):
-    """benchmarks/serving.md is what `python benchmarks/serving.py` prints at this commit; round 9 leads the targets
-    (pooled, per source, per page), before round 8 (spent); its one evaluation is printed as frozen, and at this commit
-    the live figures are the frozen ones (a later change that moves them prints them under ROUND9_SINCE_HEADING)."""
+def test_the_report_prints_the_frozen_evaluation_and_is_current(cat, rows):
+    """benchmarks/serving.md is what `python benchmarks/serving.py` prints at this commit; round 9 (spent) follows round
+    10 in the targets (pooled, per source, per page), before round 8 (spent); its one evaluation is printed as frozen,
+    and at this commit the live figures are the frozen ones relabelled "(spent)" (a later change that moves them prints
+    them under ROUND9_SINCE_HEADING)."""
     text = SC.report(cat)
     assert text == (ROOT / "benchmarks" / "serving.md").read_text(encoding="utf-8"), \
         "benchmarks/serving.md is stale: run `python benchmarks/serving.py > benchmarks/serving.md`"
     start = text.index("### Round 9: its one evaluation")
     since = text.index(SC.ROUND9_SINCE_HEADING)
     assert "\n".join(SC.ROUND9_EVALUATION) in text[start:since]
-    assert [*SC.round9_targets(rows), "", *SC.findings_round9(rows)] == SC.ROUND9_EVALUATION
-    assert "The same figures as its one evaluation above" in text[since:text.index("### Round 8: its one evaluation")]
-    targets = text.split("## Targets", 1)[1].split("### Round 9: its one evaluation", 1)[0]
-    assert (targets.index("- held out, round 9, ") < targets.index("- held out, round 9, source sgl_cookbook, ")
-            < targets.index("- held out, round 9, cookbook Llama3.1 page ")
+    assert [*SC.round9_targets(rows), "", *SC.findings_round9(rows)] == SC._relabelled_round9(SC.ROUND9_EVALUATION)
+    assert "The same figures as its one evaluation above, now labelled" in \
+        text[since:text.index("### Round 8: its one evaluation")]
+    targets = text.split("## Targets", 1)[1].split("### Round 10: its one evaluation", 1)[0]
+    assert (targets.index("- held out, round 10, ") < targets.index("- held out, round 9 (spent), ")
+            < targets.index("- held out, round 9 (spent), source sgl_cookbook, ")
+            < targets.index("- held out, round 9 (spent), cookbook Llama3.1 page ")
             < targets.index("- held out, round 8 (spent), ") < targets.index("- held out, round 7 (spent), "))
-    assert "| held out, round 9 | latency |" in text and "| held out 9 | [sglcb-sgl056-" in text
+    assert "| held out, round 9 (spent) | latency |" in text and "| held out 9 (spent) | [sglcb-sgl056-" in text
+    assert "- held out, round 9, " not in text.replace("\n".join(SC.ROUND9_EVALUATION), "")  # relabelled outside it
     assert "held out, round 9" not in SC.report(cat, round9=False)
