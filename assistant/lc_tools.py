@@ -132,6 +132,7 @@ class RecommendArgs(WorkloadArgs):
     tokens: float | None = Field(default=None, gt=0)
     epochs: float = Field(default=1.0, gt=0)
     gpu: str | None = None
+    deadline_hours: float | None = Field(default=None, gt=0, description="training: finish within this many hours (needs tokens)")
     # serving load (mode inference): the recommender prices the machines that carry it
     concurrency: int | None = Field(default=None, gt=0, description="serving: concurrent users")
     requests_per_day: float | None = Field(default=None, gt=0, description="serving: requests per day")
@@ -376,7 +377,7 @@ class ToolBox:
             vram=vram_request(args), required_gib=args.required_gib, budget=budget, currency=args.currency or args.budget_currency,
             period=args.period, region=args.region, providers=[cat.provider(p).key for p in args.providers], billing=args.billing,
             max_gpus=args.max_gpus, tokens=args.tokens, epochs=args.epochs, gpu=cat.gpu(args.gpu).key if args.gpu else None,
-            serving=self._serving_load(args),
+            serving=self._serving_load(args), deadline_hours=args.deadline_hours,
         )
         result = recommend(cat, model, req, self.res.fx, today=self.res.settings.today_date)
         result.rejected = result.rejected[:MAX_REJECTED_SHOWN]

@@ -280,6 +280,39 @@ def test_training_time_and_job_cost():
     assert " h " in a.answer or " h**" in a.answer
 
 
+@pytest.mark.parametrize("question, lead, within, unsized", [
+    # review (session 12): "what do i rent so it's done by morning" got a time on an assumed A100 and "which GPU?"
+    ("overnight job: full finetune of a 1.3B model on 20B tokens, what do i rent so it's done by morning?",
+     "**Rent ", "within your 12.0 h limit", "12.0 h assumed (overnight)"),
+    ("Qwen2.5-7B 全量微调 10B token，明早之前要训完，租什么卡？", "**推荐：租 ", "的期限之内", "按 12.0 小时（一个晚上）估算"),
+    ("need to lora llama-3-8b on 500M tokens within 6 hours, what should I rent?", "**Rent ", "within your 6.0 h limit", None),
+])
+def test_a_time_limit_with_no_hardware_named_leads_with_the_pick_that_meets_it(question, lead, within, unsized):
+    a = ask(question)
+    assert a.frame == "deadline" and tools(a)[0] == "estimate_train_time"  # the routing table's first call
+    rec = next(c for c in a.tool_calls if c.name == "recommend_config")
+    limit = rec.args["deadline_hours"]
+    assert rec.args["period"] == "job" and "gpu" not in rec.args
+    assert a.answer.startswith(lead) and within in a.answer.split("\n\n")[0], a.answer[:400]
+    assert a.recommendation is not None
+    assert (unsized in a.answer) if unsized else ("assumed (overnight)" not in a.answer)
+    assert "A100-80GB takes about" not in a.answer and "Which GPU" not in a.answer  # the default GPU is not the answer
+    assert limit == (12.0 if unsized else 6.0)
+
+
+def test_a_time_limit_on_a_named_gpu_still_counts_that_gpu():
+    a = ask("how many H100s to pretrain a 1.3B model on 50B tokens within 24 hours?")
+    assert a.answer.startswith("**You need ") and "× H100" in a.answer.split("\n")[0]
+    assert "recommend_config" not in tools(a)
+
+
+def test_a_whole_job_recommendation_shows_the_job_cost_not_a_month():
+    # review (session 12): "cheapest way to LoRA … on 200M tokens" was ranked by job cost but led "$9,994 per month"
+    a = ask("what's the cheapest way to LoRA Llama-3-8B on 200M tokens?")
+    assert a.frame == "recommend" and "for the whole job" in a.answer.split("\n")[0], a.answer[:300]
+    assert "| Job cost |" in a.answer and "| Monthly cost |" not in a.answer
+
+
 def test_instance_cost_shows_the_price_date():
     a = ask("How much does aws p4d.24xlarge cost per month in CNY?")
     assert a.frame == "cost" and tools(a)[0] == "estimate_cost"

@@ -230,6 +230,9 @@ RUNS: dict[str, Callable[[Env], Any]] = {
     "vision transformer with a segmentation head's per-pixel loss (SETR: 4 losses)": _vram(
         "vit-l-16", mode="full", precision="fp32", optimizer="sgd", flash_attention=False, dense_classes=150,
         dense_label_pixels=512 * 512, dense_loss_heads=4),
+    "an encoder's masked-LM head, output kept through backward (milabench BERT)": _vram(
+        "bert-base", mode="pretrain", precision="fp16", autocast=True, batch_size=16, seq_len=512,
+        checkpointing="none", output_kept=True),
     "a segmentation head at inference, not counted": _vram("vit-b-16", mode="inference", dense_classes=150,
                                                            dense_label_pixels=512 * 512),
     "vision transformer, selective checkpointing, an EMA ignored": _vram("vit-b-16", mode="lora", checkpointing="selective",
@@ -293,6 +296,9 @@ RUNS: dict[str, Callable[[Env], Any]] = {
     "rec: region cn, default currency": _rec(None, required_gib=30, region="cn"),
     "rec: region cn, export-restricted fleet": _rec("qwen2.5-14b", vram=VramRequest(mode=Mode.full), region="cn", max_gpus=8),
     "rec: spot job": _rec("llama-2-7b", vram=LORA, billing="spot", tokens=1e9),
+    "rec: a time limit one machine misses (clusters, too-slow near-misses)": _rec(
+        "=1.3e9", vram=VramRequest(mode=Mode.full), tokens=20e9, period="job", deadline_hours=12, max_gpus=64),
+    "rec: a time limit without tokens": _raises(_rec("llama-2-7b", vram=LORA, deadline_hours=12)),
     "rec: impossible job (suggestions)": _rec("=70e9", vram=VramRequest(mode=Mode.full), budget=500, currency="USD"),
     "rec: impossible everywhere": _rec(None, required_gib=1e6, region="cn", providers=[], gpu=None),
     "rec: only a cluster holds it": _rec("=180e9", vram=VramRequest(mode=Mode.full), max_gpus=64),

@@ -451,3 +451,41 @@ def test_instance_priced_in_one_region_not_repeated_as_unknown():
     rec = recommend(cat, M7, req(vram={"mode": "lora"}), FX)
     lam = [o for o in rec.options if o.instance == "gpu_1x_a100"]
     assert len(lam) == 1 and lam[0].price_per_hour == pytest.approx(1.79)
+
+
+# ------------------------------------------------------------------ a training time limit
+
+
+def test_a_time_limit_keeps_only_options_that_finish_and_says_how_slow_the_rest_are():
+    # 7B LoRA on 1B tokens within 10 h: one A100 takes ~62 h, an 8×A100 box ~7.8 h
+    rec = recommend(CAT, M7, req(vram={"mode": "lora"}, tokens=1e9, deadline_hours=10, period="job"), FX)
+    assert rec.options and all(o.job_hours is None or o.job_hours <= 10 for o in rec.options)
+    assert all(o.gpu_count == 8 for o in rec.options)
+    slow = params(rejected(rec, "gpu_1x_a100"), "reject.deadline")
+    assert slow["deadline_hours"] == 10 and slow["hours"] > 10
+    assert slow["over_fraction"] == pytest.approx(slow["hours"] / 10 - 1)
+    assert "too slow" in english(rejected(rec, "gpu_1x_a100"))
+    # without the limit the single A100 is the cheaper job and comes first among official prices
+    free = recommend(CAT, M7, req(vram={"mode": "lora"}, tokens=1e9, period="job"), FX)
+    assert "lambda/gpu_1x_a100" in names(free)
+
+
+def test_a_time_limit_one_machine_misses_is_met_by_a_cluster_of_rdma_machines_only():
+    # 5B tokens within 10 h: one 8×A100 box takes ~39 h; four InfiniBand boxes ~9.7 h; the Ethernet box never joins
+    rec = recommend(CAT, M7, req(vram={"mode": "lora"}, tokens=5e9, deadline_hours=10, period="job", max_gpus=64), FX)
+    priced = [o for o in rec.options if o.price_per_hour is not None]
+    assert [(o.provider, o.nodes) for o in priced] == [("aws", 4)]
+    assert priced[0].job_hours <= 10 and priced[0].total_gpus == 32
+    assert "rec.multi_node_deadline" in codes(rec.assumptions)
+    assert not rejected(rec, "p4de.24xlarge")  # its cluster is the option, so its single box is no near-miss
+    assert "reject.deadline" in codes(rejected(rec, "a100-8x-eth"))
+    # the same limit with the default 8-GPU cap: no cluster, nothing priced, and the too-slow boxes are said
+    capped = recommend(CAT, M7, req(vram={"mode": "lora"}, tokens=5e9, deadline_hours=10, period="job"), FX)
+    assert not [o for o in capped.options if o.price_per_hour is not None]
+    assert "reject.deadline" in codes(rejected(capped, "p4de.24xlarge"))
+
+
+def test_a_time_limit_needs_the_job_size():
+    with pytest.raises(InputError) as info:
+        recommend(CAT, M7, req(vram={"mode": "lora"}, deadline_hours=10), FX)
+    assert info.value.note.code == "error.deadline_needs_tokens"

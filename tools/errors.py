@@ -41,6 +41,7 @@ class ErrorCode(NoteCode):
     deadline_too_many = "error.deadline_too_many"  # deadline_hours, max_gpus, gpu
     no_workload = "error.no_workload"
     job_budget_needs_tokens = "error.job_budget_needs_tokens"
+    deadline_needs_tokens = "error.deadline_needs_tokens"
     job_budget_needs_training = "error.job_budget_needs_training"
     params_not_positive = "error.params_not_positive"  # value (as given)
     field_needs = "error.field_needs"  # field, needs: a request field that means nothing without another setting

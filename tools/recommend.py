@@ -185,6 +185,8 @@ def _check_request(model: ModelSpec | None, request: RecommendRequest) -> None:
         raise InputError(Note.of(ErrorCode.job_budget_needs_tokens))
     if request.period == "job" and request.vram.mode == Mode.inference:
         raise InputError(Note.of(ErrorCode.job_budget_needs_training))
+    if request.deadline_hours is not None and (request.tokens is None or request.vram.mode == Mode.inference):
+        raise InputError(Note.of(ErrorCode.deadline_needs_tokens))
     if request.serving is not None:
         if request.vram.mode != Mode.inference:
             raise InputError(Note.of(RecommendError.serving_needs_inference, mode=request.vram.mode))
@@ -272,15 +274,25 @@ def recommend(
             continue
         any_single_fit = True
         fitting.append(Candidate(inst, gpu, 1, plan, usable))
+        faster = _deadline_cluster(run, inst, gpu, usable)
+        if faster is not None:
+            fitting.append(faster)
 
     if run.serving is None and not any_single_fit and request.max_gpus > 1:
-        clustered = _clusters(unplaced, run.planner, request, misses, assumptions)
+        clustered = _clusters(unplaced, run.planner, request, misses, assumptions, run.timer)
         fitting.extend(clustered)
         # an instance that fits as a cluster (or would, given RDMA) is no longer a "does not fit" near-miss
         placed = {id(c.inst) for c in clustered} | {id(m.inst) for m in misses if m.kind == "network"}
         misses = [m for m in misses if not (m.kind == "fit" and id(m.inst) in placed)]
 
+    if request.deadline_hours is not None and any(c.nodes > 1 for c in fitting) \
+            and not any(n.code == C.multi_node for n in assumptions):
+        # a time limit's clusters of machines that each hold the job
+        assumptions.append(Note.of(C.multi_node_deadline, deadline_hours=request.deadline_hours))
     priced, unknown, over = _price_and_rank(run, fitting, misses)
+    # one machine of a type whose cluster meets the time limit is no "too slow" near-miss: the cluster is the option
+    clustered_in_time = {id(c.inst) for c in priced + unknown if c.nodes > 1}
+    misses = [m for m in misses if not (m.kind == "deadline" and id(m.inst) in clustered_in_time)]
     notices: list[Note] = []
     if request.budget is not None and not priced and over:
         cheapest = min(over, key=lambda c: period_cost(c, request.period) or float("inf"))
@@ -444,8 +456,10 @@ def _clusters(
     request: RecommendRequest,
     misses: list[Miss],
     assumptions: list[Note],
+    timer: "_JobTimer | None" = None,
 ) -> list[Candidate]:
-    """Smallest multi-node cluster of each instance type that holds the job (nodes × GPUs ≤ max_gpus)."""
+    """Smallest multi-node cluster of each instance type that holds the job (nodes × GPUs ≤ max_gpus) and, with a
+    time limit, finishes within it (else the smallest that holds it, which the limit makes a near-miss)."""
     out: list[Candidate] = []
     for inst, gpu in unplaced:
         per_node = int(inst.gpu_count)
@@ -454,6 +468,11 @@ def _clusters(
             plan = planner.for_gpus(nodes * per_node, per_node, usable)
             if plan.per_gpu_gib > usable:
                 continue
+            if request.deadline_hours is not None and timer is not None and rdma_class(inst):
+                tte = timer.estimate(gpu, nodes * per_node)
+                last = nodes == min(MAX_NODES, request.max_gpus // per_node)
+                if isinstance(tte, TrainTimeEstimate) and tte.hours > request.deadline_hours and not last:
+                    continue
             if not rdma_class(inst):
                 reason = why(C.reject_network, nodes=nodes, gpus_per_node=per_node, instance=inst.instance)
                 misses.append(Miss(inst, gpu.key, "network", reason, 0.3))
@@ -463,6 +482,27 @@ def _clusters(
     if out:
         assumptions.append(Note.of(C.multi_node))
     return out
+
+
+def _deadline_cluster(run: _Run, inst: Instance, gpu: GPU, usable: float) -> Candidate | None:
+    """Where one machine holds the job but is too slow for the time limit: the fewest machines of the same type
+    that finish in time (RDMA-class networking only, as for clusters that hold what one machine cannot), within
+    max_gpus. The single machine stays a candidate; the limit then makes it a near-miss that says by how much."""
+    request = run.request
+    if request.deadline_hours is None or not run.timer.enabled or not rdma_class(inst):
+        return None
+    per_node = int(inst.gpu_count)
+    if per_node < 1 or per_node != inst.gpu_count:
+        return None
+    single = run.timer.estimate(gpu, per_node)
+    if not isinstance(single, TrainTimeEstimate) or single.hours <= request.deadline_hours:
+        return None
+    for nodes in range(2, min(MAX_NODES, request.max_gpus // per_node) + 1):
+        tte = run.timer.estimate(gpu, nodes * per_node)
+        if isinstance(tte, TrainTimeEstimate) and tte.hours <= request.deadline_hours:
+            plan = run.planner.for_gpus(nodes * per_node, per_node, usable)
+            return Candidate(inst, gpu, nodes, plan, usable) if plan.per_gpu_gib <= usable else None
+    return None
 
 
 def _price_and_check(c: Candidate, run: _Run, misses: list[Miss]) -> "bool | str":
@@ -509,6 +549,10 @@ def _price_and_check(c: Candidate, run: _Run, misses: list[Miss]) -> "bool | str
     elif tte is not None:
         c.train = tte
         c.job_hours = tte.hours
+        limit = request.deadline_hours
+        if limit is not None and tte.hours > limit:
+            over = tte.hours / limit - 1
+            return reject("deadline", why(C.reject_deadline, hours=tte.hours, deadline_hours=limit, over_fraction=over), over)
 
     price, billing, compared = pick_price(inst, request, run.need, currency=currency, fx=run.fx, scale=c.scale,
                                           job_hours=c.job_hours, spot_defaults=SPOT_DEFAULTS)

@@ -41,6 +41,7 @@ class RecommendCode(NoteCode):
     reject_billing = "reject.billing"  # billing: billing, listed (billing values)
     reject_budget = "reject.budget"  # budget: cost, budget, currency, period, over_fraction
     reject_pcie = "reject.pcie"  # pcie: layout (note)
+    reject_deadline = "reject.deadline"  # deadline: hours, deadline_hours, over_fraction
     reject_pcie_serving = "reject.pcie_serving"  # pcie: layout (note)
     # ---- how the job is spread (Plan.how, Option.layout); single_gpu_gib = why one GPU is not enough
     layout_one_gpu = "layout.one_gpu"
@@ -63,6 +64,7 @@ class RecommendCode(NoteCode):
     region_cn = "rec.region_cn"
     unpriced_last = "rec.unpriced_last"
     multi_node = "rec.multi_node"
+    multi_node_deadline = "rec.multi_node_deadline"  # deadline_hours: one machine holds the job, but not in time
     # ---- suggestion outcomes (Suggestion.outcome); best/also are suggest.option notes
     suggest_option = "suggest.option"  # provider, instance, nodes, gpu_count, gpu, needed_gib, cost, currency, period
     suggest_raise_budget = "suggest.raise_budget"  # best

@@ -121,6 +121,12 @@ class VramRequest(Strict):
                                    "output.float(): one fp32 copy of the 16-bit logits, softmax computed and saved in "
                                    "place in it (6 B per logit at the peak, split over TP ranks). False: a full-vocabulary "
                                    "loss as logits_upcast / the family's HF implementation say, or chunked_loss")
+    output_kept: bool = Field(
+        default=False, description="the training step keeps the model's output (its logits) alive through backward (a "
+                                   "plain loop's `outputs = model(**batch)` then `outputs.loss.backward()`: milabench's "
+                                   "Runner.step, nanoGPT's `logits, loss = model(X, Y)`), so the logits count at the "
+                                   "loss's backward moment too. False: the step returns the loss alone (HF Trainer "
+                                   "compute_loss, a Lightning training_step)")
     model_ema: bool = Field(
         default=False, description="full training keeps a model EMA on the GPU (timm ModelEma, DeiT's --model-ema): one "
                                    "more copy of the weights in the model's dtype. False: no EMA, or one kept on the CPU")
@@ -155,6 +161,10 @@ class VramRequest(Strict):
             needs = ("mode=full|lora|qlora|pretrain" if self.mode == Mode.inference else
                      "chunked_loss=false" if self.chunked_loss else "logits_upcast=None")
             raise InputError(Note.of(ErrorCode.field_needs, field="vocab_parallel_loss", needs=needs))
+        if self.output_kept and (self.mode == Mode.inference or self.chunked_loss or self.vocab_parallel_loss):
+            needs = ("mode=full|lora|qlora|pretrain" if self.mode == Mode.inference else
+                     "chunked_loss=false" if self.chunked_loss else "vocab_parallel_loss=false")
+            raise InputError(Note.of(ErrorCode.field_needs, field="output_kept", needs=needs))
         if (self.dense_classes is None) != (self.dense_label_pixels is None):
             field, needs = (("dense_classes", "dense_label_pixels") if self.dense_label_pixels is None
                             else ("dense_label_pixels", "dense_classes"))
@@ -416,6 +426,8 @@ class RecommendRequest(Strict):
     hours_per_month: float = Field(default=730.0, gt=0, le=744)
     mfu: float | None = Field(default=None, gt=0, le=1, description="override the per-GPU-class MFU for time to finish")
     serving: ServingLoad | None = Field(default=None, description="a serving load (mode inference): serving-aware ranking")
+    deadline_hours: float | None = Field(default=None, gt=0, description="training: finish within this many hours "
+                                         "(needs tokens); slower options become near-misses, clusters are tried")
 
 
 

@@ -992,7 +992,11 @@ def _training_activations(model: ModelSpec, shape: Shape | None, req: VramReques
         # (TRL's peft_module_casting_to_bf16) the logits are fp32, and so is the loss over them.
         head_fp32 = _kbit_upcasts(req, p) and not req.kbit_recast_bf16 and not autocast
         per_logit, fp32_loss = _logit_bytes(style, reg, autocast, req.chunked_loss, upcast, req.vocab_parallel_loss,
-                                            head_fp32=head_fp32)
+                                            head_fp32=head_fp32, output_kept=req.output_kept)
+        if model.kind == ModelKind.encoder and not (req.vocab_parallel_loss or req.chunked_loss):
+            # a masked-LM head scores every position (`layer_style`: no upcast, no shifted copy)
+            acc.say(VramCode.mlm_head, bytes_per_logit=per_logit, vocab=shape.vocab, tokens=seq,
+                    output_kept=req.output_kept)
         acc.logit_bytes = per_logit
         stated = {} if upcast is None or req.chunked_loss else {"upcast_stated": upcast}
         if req.vocab_parallel_loss:
@@ -1200,11 +1204,13 @@ def _half(p: Precision) -> Precision:
 
 def _logit_bytes(style: LayerStyle, reg: _Regime, autocast: bool, chunked: bool,
                  upcast_stated: bool | None = None, vocab_parallel: bool = False,
-                 head_fp32: bool = False) -> tuple[int, bool]:
+                 head_fp32: bool = False, output_kept: bool = False) -> tuple[int, bool]:
     """(bytes per logit the output layer and its loss hold at the larger of their two moments, whether the loss runs in
     fp32): forward, the logits in the compute dtype (fp32 from an fp32 LM head: `head_fp32`) + their fp32 copy where
     the loss upcasts + `LOSS_FORWARD_COPIES` loss-sized tensors; backward, `LOSS_BACKWARD_COPIES` loss-sized tensors
-    (HF: 14; a 16-bit loss: 6; fp32: 12)."""
+    (HF: 14; a 16-bit loss: 6; fp32: 12), the logits once more at the backward moment where the step keeps its output
+    through backward (`output_kept`); a masked-LM head (no upcast, no shifted copy: `LayerStyle.shift_copy`) under
+    autocast 10 (`_autocast_loss_bytes`) and in fp32 12, or 12 and 16 with the output kept."""
     if chunked:
         return LOGITS_BYTES_CHUNKED, True
     if vocab_parallel:
@@ -1221,11 +1227,43 @@ def _logit_bytes(style: LayerStyle, reg: _Regime, autocast: bool, chunked: bool,
     # logits; ColossalAI-Pytorch-lightning benchmark/gpt/model.py GPTLMLoss on GPT2LMHeadModel's fp16 logits)
     model_upcasts = style.fp32_logits if upcast_stated is None else upcast_stated
     compute = FP32 if head_fp32 else reg.compute  # the logits' dtype: the head's compute dtype
-    fp32_loss = model_upcasts or autocast or compute == FP32
-    loss = FP32 if fp32_loss else compute
-    upcast = FP32 if loss != compute else 0  # `logits.float()` is a new tensor only over 16-bit logits
-    forward = compute + upcast + LOSS_FORWARD_COPIES * loss
-    return max(forward, LOSS_BACKWARD_COPIES * loss), fp32_loss
+    shift = 1 if style.shift_copy else 0  # the shifted .contiguous() copy of a causal LM's loss (`LOSS_FORWARD_COPIES`)
+    held = compute if output_kept else 0  # the logits themselves, kept through backward by the step (`output_kept`)
+    if model_upcasts or compute == FP32:
+        # `logits.float()` (a new tensor only over 16-bit logits), then cross_entropy in fp32
+        upcast = FP32 if compute != FP32 else 0
+        forward = compute + upcast + (shift + 1) * FP32
+        return max(forward, LOSS_BACKWARD_COPIES * FP32 + held), True
+    if autocast and not style.shift_copy:
+        # a masked-LM head's cross_entropy under autocast (`_autocast_loss_bytes`): log-softmax in the logits' dtype,
+        # nll_loss over an fp32 copy of it. The same ATen path serves a causal LM that does not upcast (Qwen (v1), T5)
+        # under autocast, but its rows keep the earlier count (below) until a round checks them: the 45 Qwen rows of
+        # the calibration files would move by up to -15 points (benchmarks/accuracy.md, formula round 11)
+        return _autocast_loss_bytes(compute, shift, held), True
+    if autocast:
+        # the earlier count for an autocast loss over logits the model does not upcast: an fp32 copy, then the loss
+        # tensors in fp32 (`LOSS_FORWARD_COPIES`, `LOSS_BACKWARD_COPIES`)
+        return max(compute + FP32 + (shift + 1) * FP32, LOSS_BACKWARD_COPIES * FP32 + held), True
+    forward = compute + (shift + 1) * compute  # a loss in the logits' own 16-bit dtype
+    return max(forward, LOSS_BACKWARD_COPIES * compute + held), False
+
+
+def _autocast_loss_bytes(compute: int, shift: int, held: int) -> int:
+    """Bytes per logit of torch cross_entropy under CUDA autocast over 16-bit logits that the model does not upcast.
+
+    ATen's `cross_entropy_loss` (aten/src/ATen/native/LossNLL.cpp) runs `at::nll_loss_nd(at::log_softmax(self,
+    class_dim, self.scalar_type()), ...)`: it passes the logits' own dtype to log_softmax, and autocast's
+    fp32_set_opt_dtype policy for log_softmax (aten/src/ATen/autocast_mode.h: "if the output type is already set,
+    don't touch it, otherwise, set it to at::kFloat") leaves it so, so log-softmax runs and saves its output in the
+    16-bit dtype; nll_loss is on autocast's fp32 list (AT_FORALL_FP32), so autocast casts that output to an fp32 copy,
+    which nll_loss_forward saves for its backward (tools/autograd/derivatives.yaml: `self: nll_loss_backward(grad,
+    self, ...)`). Forward holds the logits, the shifted copy where the loss shifts, log-softmax's output and the fp32
+    copy; backward starts with nll_loss's fp32 input gradient beside both saved tensors (log-softmax's own 16-bit
+    gradient comes after the fp32 copy and gradient are freed: 3 x 16-bit then), plus the logits where the step keeps
+    them (`held`): 2 + 4 + 4 = 10 B over 16-bit logits, 12 B held."""
+    forward = compute + shift * compute + compute + FP32
+    backward = compute + 2 * FP32 + held
+    return max(forward, backward, 3 * compute + held)
 
 
 def _formula(model: ModelSpec, shape: Shape | None, req: VramRequest, ckpt: Checkpointing, flash: bool,

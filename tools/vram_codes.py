@@ -125,6 +125,8 @@ class VramCode(NoteCode):
     # (fp32 classes x pixels tensors held at the peak, all images)
     dense_logits_ignored = "vram.dense_logits_ignored"  # reason: "inference" | "not_vision" (counted for a vision
     # transformer's training only)
+    mlm_head = "vram.mlm_head"  # bytes_per_logit, vocab, tokens (scored per sequence), output_kept (logits held
+    # through backward): an encoder's masked-LM head scores every position, no upcast and no shifted copy
 
 
 class FormulaCode(NoteCode):

@@ -270,6 +270,7 @@ class LayerStyle:
     fp32_softmax: bool  # eager attention upcasts the scores to fp32 for the softmax (and keeps that output)
     eager_only: bool  # no FlashAttention / SDPA kernel for the family in HF transformers
     fp32_logits: bool = True  # the training loss upcasts the logits to fp32 first (else it runs in their own dtype)
+    shift_copy: bool = True  # the loss reads a shifted .contiguous() copy of the logits (a causal LM's next-token loss)
 
 
 # BertConfig (hidden_dropout_prob = attention_probs_dropout_prob = 0.1), RobertaConfig, DistilBertConfig
@@ -296,7 +297,14 @@ def layer_style(model: ModelSpec) -> LayerStyle:
     fp32_logits = family not in _LOSS_IN_LOGITS_DTYPE
     if family in _T5:
         return LayerStyle(norm="rms", dropout=True, fp32_softmax=True, eager_only=True, fp32_logits=fp32_logits)
-    if family in _LAYERNORM_DROPOUT or model.kind == ModelKind.encoder:
+    if model.kind == ModelKind.encoder:
+        # A masked-LM head (BertForMaskedLM, RobertaForMaskedLM, ...: transformers models/bert/modeling_bert.py
+        # `loss_fct = CrossEntropyLoss(); masked_lm_loss = loss_fct(prediction_scores.view(-1, self.config.vocab_size),
+        # labels.view(-1))`, in 4.49 and 5.x alike) scores every position in place: no `.float()` upcast and no shifted
+        # copy (the labels are -100 where no token is masked, so the logits and log-softmax still cover all positions)
+        return LayerStyle(norm="layer", dropout=True, fp32_softmax=False, eager_only=False, fp32_logits=False,
+                          shift_copy=False)
+    if family in _LAYERNORM_DROPOUT:
         return LayerStyle(norm="layer", dropout=True, fp32_softmax=False, eager_only=False)
     if family in _LAYERNORM:
         return LayerStyle(norm="layer", dropout=False, fp32_softmax=False, eager_only=False)

@@ -39,6 +39,7 @@ class AssumeCode(NoteCode):
     gguf = "assume.gguf"  # format, as
     deadline_weekday = "assume.deadline_weekday"  # weekday, hours
     deadline_date = "assume.deadline_date"  # date, hours
+    deadline_unsized = "assume.deadline_unsized"  # hours: a limit with no length ("overnight", "by tomorrow", "明早")
     unknown_model_size = "assume.unknown_model_size"  # name, params
     family_member = "assume.family_member"  # family, model, others (display names)
     family_size = "assume.family_size"  # family, params: an LLM family named without a size
@@ -52,6 +53,7 @@ class AskCode(NoteCode):
     tokens = "ask.tokens"
     gpu = "ask.gpu"
     load = "ask.load"
+    deadline = "ask.deadline"
 
 
 @dataclass

@@ -215,7 +215,10 @@ class FrameDecider:
                 if f.has("chitchat"):
                     return FrameDecision(Frame.chitchat, p, "about the assistant, nothing of the domain")
                 return FrameDecision(Frame.out_of_scope, p, "nothing of the domain in a new question")
-            if p < LOW_CONFIDENCE and frame in (Frame.guidance, Frame.out_of_scope, Frame.chitchat) and (f.workload and f.has("memory", "feasibility")):
+            if (p < LOW_CONFIDENCE and frame in (Frame.guidance, Frame.out_of_scope, Frame.chitchat) and (f.workload and f.has("memory", "feasibility"))
+                    and not (frame == Frame.guidance and f.has("normal"))):
+                # ("vram at 31.2/31.5 GB. normal??" asks whether a measured figure is expected: the guidance answer
+                # computes the stated setup beside it, handlers/talk.py)
                 if f.has("serving") and (f.inference or "engine" in f.stated) and not f.training:
                     # "3090上vllm跑llama3.1-8b … kv cache还剩多少G": a serving engine's memory is its KV pool
                     return FrameDecision(Frame.serving, p, "workload on a serving engine")

@@ -123,7 +123,7 @@ def _cost_phrase(p: dict, f: Formatter) -> str:
 
 
 def _rec_lead(p: dict, f: Formatter) -> str:
-    where = f"{p.get('provider_zh') or p.get('provider')}" if f.zh else str(p.get("provider_name") or p.get("provider"))
+    where = str(p.get("provider_zh") if f.zh and p.get("provider_zh") else p.get("provider_name") or p.get("provider"))
     gpus = f"{f.g(p.get('total_gpus') or p.get('gpu_count') or 1)}× {p.get('gpu')}"
     if f.zh:
         return (f"**推荐：租 {gpus}** —— {where} `{p.get('instance')}`（{f.region(p.get('region'))}），{_cost_phrase(p, f)}"
@@ -377,6 +377,10 @@ MESSAGES: dict = {
         lambda p, f: f"**需要 {f.g(p.get('needed'))} 张 {p.get('gpu')}** 才能在 {f.hours(p.get('deadline_hours'))} 内完成："
         f"用 {f.g(p.get('needed'))} 张卡大约需要 {f.hours(p.get('hours_needed'))}。",
     ),
+    "time.deadline_pick": (
+        lambda p, f: f"It finishes in about {f.hours(p.get('hours'))}, within your {f.hours(p.get('deadline_hours'))} limit.",
+        lambda p, f: f"大约 {f.hours(p.get('hours'))} 跑完，在 {f.hours(p.get('deadline_hours'))} 的期限之内。",
+    ),
     "time.deadline_ok": (
         lambda p, f: f"**{f.g(p.get('gpus'))}× {p.get('gpu')} is enough** to finish within {f.hours(p.get('deadline_hours'))}: the run takes about {f.hours(p.get('hours'))}.",
         lambda p, f: f"**{f.g(p.get('gpus'))}× {p.get('gpu')} 就够了**，能在 {f.hours(p.get('deadline_hours'))} 内完成：大约需要 {f.hours(p.get('hours'))}。",
@@ -552,6 +556,8 @@ MESSAGES: dict = {
                      lambda p, f: f"{f.g(p.get('users'))} 个用户约等于 {f.g(p.get('concurrency'))} 个并发请求（约每 {f.g(p.get('ratio'))} 人中有 1 个请求在处理）"),
     "assume.gguf": ("{format} weights sized as {as}", "{format} 权重按 {as} 估算"),
     "assume.deadline_weekday": (lambda p, f: f"“by {p.get('weekday', '').capitalize()}” = {f.hours(p.get('hours'))} from now", lambda p, f: f"“{WEEKDAY_ZH.get(p.get('weekday'), p.get('weekday'))}前” = 从现在起 {f.hours(p.get('hours'))}"),
+    "assume.deadline_unsized": (lambda p, f: f"no length of the time limit stated: {f.hours(p.get('hours'))} assumed (overnight)",
+                                lambda p, f: f"没有给出具体时长：按 {f.hours(p.get('hours'))}（一个晚上）估算"),
     "assume.deadline_date": (lambda p, f: f"the deadline {p.get('date')} = {f.hours(p.get('hours'))} from today", lambda p, f: f"截止日期 {p.get('date')} = 从今天起 {f.hours(p.get('hours'))}"),
     "assume.unknown_model_size": (lambda p, f: f"{p.get('name')} is not in the catalog: sized from its name as a standard {f.big(p.get('params'))}-parameter decoder",
                                   lambda p, f: f"{p.get('name')} 不在目录中：按名字里的规模，当作标准的 {f.big(p.get('params'))} 参数解码器模型估算"),
@@ -567,6 +573,8 @@ MESSAGES: dict = {
     "ask.mode": ("LoRA, QLoRA or full fine-tuning? Full fine-tuning needs several times the memory.", "用 LoRA、QLoRA 还是全参数微调？全参数微调需要数倍的显存。"),
     "ask.budget": ("What is your budget (per month or per hour)? I can then rank only what you can afford.", "预算是多少（每月或每小时）？这样我只列出负担得起的配置。"),
     "ask.tokens": ("How many tokens (or examples × length) is your dataset? The time and the job cost scale with it.", "数据集有多少 token（或样本数 × 长度）？时间和费用都与它成正比。"),
+    "ask.deadline": ("By when exactly (in hours or a date)? The GPU count and the pick follow the limit.",
+                     "具体多长时间内要完成（小时数或日期）？卡数和推荐配置都取决于这个期限。"),
     "ask.gpu": ("Which GPU (and how many) do you have in mind?", "你打算用哪种 GPU、几张？"),
     "ask.load": ("How many concurrent users or requests per day, and how long are prompts and answers? That sizes the KV cache and the GPU count.",
                  "有多少并发用户或每天多少请求、输入输出多长？这决定 KV cache 和卡数。"),

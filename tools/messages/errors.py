@@ -101,6 +101,10 @@ MESSAGES: dict = {
                                       "按整个任务计算预算需要知道任务规模：数据有多少 token（训练几个 epoch）？"),
     "error.job_budget_needs_tokens.cli": ("A budget per job needs the job's size: give --tokens (and --epochs).",
                                           "按整个任务计算预算需要任务规模：请给出 --tokens（以及 --epochs）。"),
+    "error.deadline_needs_tokens": ("A time limit needs the job's size: how many training tokens (and epochs)?",
+                                    "要按截止时间选配置，需要知道任务规模：训练数据有多少 token（几个 epoch）？"),
+    "error.deadline_needs_tokens.cli": ("A time limit needs the job's size: give --tokens (and --epochs).",
+                                        "要按截止时间选配置，需要任务规模：请给出 --tokens（以及 --epochs）。"),
     "error.job_budget_needs_training": (
         "A budget per job needs a training job (full fine-tuning, LoRA, QLoRA or pretraining), or use a monthly budget.",
         "按整个任务计算预算需要是训练任务（全参数微调、LoRA、QLoRA 或预训练），否则请按月给预算。",

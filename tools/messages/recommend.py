@@ -706,6 +706,10 @@ MESSAGES: dict = {
     "reject.fp8": ("no FP8 on {gpu} (fp8 requested)", "{gpu} 不支持 FP8（要求 fp8）"),
     "reject.billing": (_billing_miss(False), _billing_miss(True)),
     "reject.budget": (_budget_miss(False), _budget_miss(True)),
+    "reject.deadline": (
+        lambda p, f: f"too slow: about {f.hours(p['hours'])} > the {f.hours(p['deadline_hours'])} limit ({f.pct(p['over_fraction'])} over)",
+        lambda p, f: f"太慢：约 {f.hours(p['hours'])}，超过 {f.hours(p['deadline_hours'])} 的期限（超出 {f.pct(p['over_fraction'])}）",
+    ),
     "reject.pcie": ("PCIe only: {layout} without NVLink is slow for training (options with NVLink or a single GPU exist)",
                     "仅 PCIe：{layout}，没有 NVLink，训练较慢（已有 NVLink 或单卡方案）"),
     "reject.pcie_serving": ("PCIe only: {layout} splits the model over PCIe without NVLink (a priced option on one GPU or with NVLink exists)",
@@ -750,6 +754,11 @@ MESSAGES: dict = {
     "rec.multi_node": ("No single machine holds this job: multi-node clusters listed (nodes × GPUs, InfiniBand/RDMA-class "
                        "networking required).",
                        "单台机器放不下这个任务：列出的是多机集群（节点数 × 卡数，需要 InfiniBand/RDMA 级网络）。"),
+    "rec.multi_node_deadline": (
+        lambda p, f: f"To finish within {f.hours(p['deadline_hours'])}, clusters of several machines are listed too (nodes × GPUs, "
+        "InfiniBand/RDMA-class networking required; the time assumes the same utilisation across machines).",
+        lambda p, f: f"为在 {f.hours(p['deadline_hours'])} 内完成，也列出了多机集群（节点数 × 卡数，需要 InfiniBand/RDMA 级网络；"
+        "时间按多机同样的算力利用率估算）。"),
     # suggestion outcomes
     "suggest.option": (_option(False), _option(True)),
     "suggest.raise_budget": ("the cheapest fitting option is {best}.", "放得下的最便宜方案是 {best}。"),

@@ -444,6 +444,15 @@ ASSUMPTIONS = {
         f"该分辨率上共 {p['heads']} 个损失；峰值时保留 {p['maps']} 张这样的图（每个损失保存的 log_softmax 输出，以及反向传播"
         "最先处理的那个损失的两个梯度）",
     ),
+    "vram.mlm_head": (
+        lambda p, f: f"masked-LM head: {p['vocab']:,} logits for each of the {p['tokens']:,} positions of a sequence, "
+        f"{p['bytes_per_logit']} B per logit at the loss's peak (cross-entropy straight on the logits, no fp32 upcast "
+        "and no shifted copy" + ("; the training step keeps the logits through backward" if p["output_kept"] else "")
+        + ")",
+        lambda p, f: f"掩码语言模型（MLM）头：每条序列的 {p['tokens']:,} 个位置各有 {p['vocab']:,} 个 logits，损失峰值时每个 "
+        f"logit 占 {p['bytes_per_logit']} B（交叉熵直接作用于 logits，不先转为 fp32，也没有移位副本"
+        + ("；训练步骤在反向传播期间一直保留 logits" if p["output_kept"] else "") + "）",
+    ),
     "vram.dense_logits_ignored": (
         lambda p, f: "segmentation head's per-pixel loss not counted: "
         + ("inference computes no loss" if p["reason"] == "inference"

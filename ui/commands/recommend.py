@@ -46,6 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--billing", choices=[b.value for b in Billing], help="default: on-demand where listed")
     p.add_argument("--hours", type=positive_float, metavar="H", help="hours per month of use (default 730)")
     p.add_argument("--max-gpus", type=positive_int, default=8, metavar="N", help="GPUs for the whole job, nodes included")
+    p.add_argument("--deadline-hours", type=positive_float, default=None, metavar="H",
+                   help="training: finish within H hours (needs --tokens); slower options become near-misses")
     add_time_args(p)
     add_flag(p, "--gpu", metavar="NAME", help="only this GPU model")
     serving = p.add_argument_group("serving load (with --mode inference: serving-aware ranking)")
@@ -100,6 +102,7 @@ def build_request(args: argparse.Namespace, catalog):
         top_k=args.top,
         hours_per_month=args.hours or 730.0,
         mfu=args.mfu,
+        deadline_hours=args.deadline_hours,
     )
     return model, request
 

@@ -32,6 +32,7 @@ from tools.price_age import source_note
 from tools.recommend_rank import band_row
 
 MAX_ROWS = 5
+DEADLINE_MAX_GPUS = 64  # a time limit may need several machines: up to eight 8-GPU nodes unless a count was stated
 MAX_REJECTED = 3
 WHY_CODES = ("option.time", "option.mainland", "option.cheaper_spot")
 BAND_CODE = "rank.band"  # above a cheaper option of its cost band: the row says why (tools.recommend_rank.band_row)
@@ -70,11 +71,13 @@ class TableCode(NoteCode):
 
 
 def recommend_plan(ctx: TurnContext, plan: Plan, *, serving: bool = False, hardware: bool = True,
-                   searches: bool = True, workload: dict[str, Any] | None = None) -> dict[str, Any]:
+                   searches: bool = True, workload: dict[str, Any] | None = None,
+                   deadline_hours: float | None = None) -> dict[str, Any]:
     """The recommender's call for the state. ``hardware=False``: the GPU and count the user named are what another
     calculation checks (a feasibility verdict), not a constraint on what to rent instead; ``searches=False``: the
     answer it sits in brings its own passages; ``workload``: that calculation's workload arguments, so both parts of
-    one answer size the same job (the verdict's batch, not a serving load of its own)."""
+    one answer size the same job (the verdict's batch, not a serving load of its own); ``deadline_hours``: a training
+    time limit the pick must meet (options too slow become near-misses; clusters up to DEADLINE_MAX_GPUS)."""
     d = plan.defaults
     training = bool(ctx.training) and not serving
     if workload is not None:
@@ -107,6 +110,12 @@ def recommend_plan(ctx: TurnContext, plan: Plan, *, serving: bool = False, hardw
         args["tokens"] = float(ctx.get("tokens"))
         if ctx.has("epochs"):
             args["epochs"] = float(ctx.get("epochs"))
+    if deadline_hours is not None and is_training:
+        args["deadline_hours"] = deadline_hours
+        args.setdefault("tokens", DEFAULT_FINETUNE_TOKENS)
+        args.setdefault("period", "job")  # no budget set the period: the pick is the cheapest whole job in time
+        if "max_gpus" not in args:
+            args["max_gpus"] = DEADLINE_MAX_GPUS
     if serving and not is_training:
         load = load_args(ctx, plan)
         load.pop("max_throughput", None)  # a pick carries a load; the most it could carry is the estimator's question
@@ -116,7 +125,9 @@ def recommend_plan(ctx: TurnContext, plan: Plan, *, serving: bool = False, hardw
     elif not is_training and "batch_size" not in args and workload is None:
         args["batch_size"] = serving_concurrency(ctx, d)
     plan.call("recommend_config", "rec", **args)
-    plan.data["period"] = args.get("period", "month")
+    # A training job of known size is ranked by its whole cost (tools.recommend_rank.need_of): the answer shows that
+    # cost, not a month of the pick, unless a budget set the period.
+    plan.data["period"] = args.get("period") or ("job" if is_training and args.get("tokens") else "month")
     plan.data["budget"] = args.get("budget")
     plan.data["budget_currency"] = args.get("budget_currency") or currency  # as the user said it; the tool converts
     plan.data["currency"] = currency

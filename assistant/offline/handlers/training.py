@@ -32,6 +32,7 @@ class TimeCode(NoteCode):
     flops = "time.flops"
     deadline_lead = "time.deadline_lead"
     deadline_ok = "time.deadline_ok"
+    deadline_pick = "time.deadline_pick"  # hours, deadline_hours: the rental pick finishes within the limit
     as_stated = "time.as_stated"  # the time below is for the job as stated, which the named hardware does not hold
     with_change = "time.with_change"  # the time below is for the job with the cheapest change that makes it fit
 
@@ -81,7 +82,9 @@ def time_lead(t: Outcome, env: Env) -> Note:
                    hours=r["hours"], days=r["days"], gpu_hours=r["gpu_hours"], mfu=r["mfu"])
 
 
-def train_args(ctx: TurnContext, plan: Plan, env: Env | None = None) -> dict[str, Any]:
+def train_args(ctx: TurnContext, plan: Plan, env: Env | None = None, *, assume_gpu: bool = True) -> dict[str, Any]:
+    """The time estimate's arguments for the state. ``assume_gpu=False``: with no GPU named the default GPU is still
+    timed, but unstated — the answer leads with a rental pick and never shows the default's figures."""
     d = plan.defaults
     args = model_args(ctx, d)
     mode = ctx.mode
@@ -102,7 +105,8 @@ def train_args(ctx: TurnContext, plan: Plan, env: Env | None = None) -> dict[str
         args["gpu"], args["gpus"] = from_instance
     else:
         args["gpu"] = DEFAULT_TRAIN_GPU
-        d.assume(Note.of(AssumeCode.gpu, gpu=DEFAULT_TRAIN_GPU), Note.of(AskCode.gpu))
+        if assume_gpu:
+            d.assume(Note.of(AssumeCode.gpu, gpu=DEFAULT_TRAIN_GPU), Note.of(AskCode.gpu))
     if ctx.has("gpu_count"):
         args["gpus"] = int(ctx.get("gpu_count"))
     if ctx.has("tokens"):
@@ -207,18 +211,32 @@ class TrainTimeHandler:
         return out
 
 
+UNSIZED_DEADLINE_HOURS = 12.0  # "overnight", "by the morning", "明早": a limit with no length, stated as assumed
+
+
 class DeadlineHandler:
+    """How many of a named GPU finish by the limit; with no hardware named, what to rent that does (the cheapest
+    whole job among the options fast enough, from the recommender), the default GPU's count not shown."""
+
     frame = Frame.deadline
 
     def plan(self, ctx: TurnContext, env: Env) -> Plan:
         plan = Plan()
-        args = train_args(ctx, plan, env)
+        renting = not (ctx.gpu or ctx.has("instance"))
+        args = train_args(ctx, plan, env, assume_gpu=not renting)
         hours = deadline_hours(ctx, plan.defaults, env.today)
-        if hours:
-            args["deadline_hours"] = hours
+        if not hours:
+            hours = UNSIZED_DEADLINE_HOURS
+            plan.defaults.assume(Note.of(AssumeCode.deadline_unsized, hours=hours), Note.of(AskCode.deadline))
+        args["deadline_hours"] = hours
         if "gpus" not in args:
             args["gpus"] = 1
         plan.call("estimate_train_time", "time", **args)
+        if renting or ctx.budget or ctx.has("billing") or ctx.has("providers"):
+            workload = {k: args[k] for k in WORKLOAD_KEYS if k in args}
+            recommend_plan(ctx, plan, workload=workload, deadline_hours=hours, searches=False,
+                           hardware=not renting)
+            plan.data["renting"] = renting
         en, zh = CLUSTER_TOPIC
         search(plan, zh if ctx.lang == "zh" else en, ctx.lang, key="guide_time")
         return plan
@@ -231,6 +249,9 @@ class DeadlineHandler:
             return out
         r = t.result
         deadline = t.args.get("deadline_hours")
+        rec = results.get("rec")
+        if plan.data.get("renting") and rec is not None and not rec.error and rec.result.get("options"):
+            return self._compose_pick(ctx, plan, results, cited, env, deadline)
         needed = r.get("gpus_for_deadline")
         at = r.get("at_deadline") or {}
         if deadline and needed and needed > r["gpus"]:
@@ -239,6 +260,22 @@ class DeadlineHandler:
         elif deadline:
             out.add(Lead([Note.of(TimeCode.deadline_ok, gpus=r["gpus"], gpu=r["gpu"], deadline_hours=deadline, hours=r["hours"])]))
         out.add(Para([time_lead(t, env)]))
+        if rec is not None:
+            out.blocks.extend(compose_recommendation(ctx, plan, results, cited, env).blocks)
+            return out
         notes = [Note.model_validate(a) for a in r.get("assumptions", [])[:3]]
         out.add(*tail(ctx, plan, results, cited, tool_notes=notes))
+        return out
+
+    @staticmethod
+    def _compose_pick(ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env,
+                      deadline: float) -> Composition:
+        """The recommender's pick leads, with the time it takes against the limit; then its table and tail."""
+        options = results.get("rec").result["options"]
+        top = next((o for o in options if o.get("price_per_hour") is not None), options[0])
+        extra = [Note.of(TimeCode.deadline_pick, hours=top["job_hours"], deadline_hours=deadline)] if top.get("job_hours") else []
+        out = compose_recommendation(ctx, plan, results, cited, env, lead_extra=extra)
+        t = results.get("time")
+        out.blocks.insert(1, Para([Note.of(TimeCode.flops, flops=t.result["flops"],
+                                           tokens_text=Formatter(ctx.lang).big(t.args["tokens"] * t.args.get("epochs", 1)))]))
         return out
