@@ -165,6 +165,21 @@ SLOT_CASES = [
     ("我不做全量微调，用lora就行，哪张卡效果好", {"mode": "lora"}),
     ("serve a 4-bit qwen2.5-14b with lora adapters on vllm", {"mode": "inference"}),  # serving, not QLoRA
     ("lora on a 4090 with 24GB, can I use 4 bit kv cache?", {"mode": "lora"}),  # a 4-bit KV cache is no 4-bit base
+    # RL training (GRPO, PPO, DPO, RLHF) states no mode (README, session 6); "全量DPO" states full, a LoRA rank states lora
+    ("GRPO on Qwen3-0.6B keeps OOMing on a single 80G A100", {"mode": None}),
+    ("how long would a PPO stage on Qwen2.5-72B take on 6 nodes of 8 H100s?", {"mode": None}),
+    ("在跑 verl 的 demo，单机8卡A100，grpo 训 qwen2.5-1.5B", {"mode": None}),
+    ("全量DPO qwen2.5-7b 要几张卡", {"mode": "full"}),
+    ("GRPO with a rank-8 LoRA on qwen2.5-7b", {"mode": "lora"}),
+    # the figure after an input word is the input's ("输入2k输出512"); "per million output tokens" is a price unit
+    ("qwen2.5-72b 每天大概5万次请求，输入2k输出512，扛得住吗？", {"input_len": 2048, "output_len": 512}),
+    ("cost per million output tokens for gemma 2 27b on an A100 in fp16?", {"output_len": None, "input_len": None}),
+    # memory quoted in a pasted log, used by a run or summed is not the user's card
+    ("全参训 baichuan2-13b 报 OOM，日志： ```\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. "
+     "GPU 3 has a total capacity of 79.15 GiB of which 1.02 GiB is free.\n```", {"available_gib": None}),
+    ("8张3090加载qwen-72b-chat还是OOM，8*24=192G按理说够了啊", {"available_gib": None}),
+    ("4个3060 12g，微调 bloom-560m 都 out of memory，1g的模型切成4份也不够？", {"available_gib": None}),
+    ("privateGPT on an A100, only ~25GB of the card is used", {"available_gib": None}),
     # an unknown model's whole name where the text writes more of it than a family or a prefix
     ("can the free T4 notebook fine-tune gemma 3 27b?", {"model_name": "gemma 3 27b", "params": 27e9}),
     ("got llama 4 scout serving on 4x H100", {"model_name": "llama 4 scout"}),

@@ -124,9 +124,12 @@ _GPU_WORDS = re.compile(r"(?:gpu|vram|显存|显卡|card|卡)", re.I)
 # the figure is what something needs or uses, not memory the user has
 _NEED = re.compile(r"(?:need|needs|needed|require|requires|required|takes?|took|uses?|using|used|eats?|ate|allocated?|consum\w*|occup\w*|peaks?\w*|"
                    r"is already|already|is only|only takes|sits? at|stays? at|goes past|goes over|hits?|reach\w*|climbs? to|spikes? to|"
-                   r"says|said|claims?|claimed|peaks?\w*\s+(?:mem|memory|vram|usage)|占用|占了|占|需要|要|吃掉|吃了|用了|才|已经)\s*(?:about|around|~|约|大概|只有|近|将近)?\s*$", re.I)
+                   r"says|said|claims?|claimed|peaks?\w*\s+(?:mem|memory|vram|usage)|占用|占了|占|需要|要|吃掉|吃了|用了|才|已经|"
+                   # a PyTorch OOM log's "has a total capacity of 79.15 GiB", "grabs 18G", a sum "8*24=192G": quoted, not the user's card
+                   r"capacity of|grabs?|grabbed|tries to grab|goes up to|went up to|go up to|=)\s*(?:about|around|~|约|大概|只有|近|将近)?\s*$", re.I)
 _USAGE = re.compile(r"(?:fit\w*|load\w*|trains?|trained|runs?|running|ran|uses?|using|used|takes?|took|peak\w*|占用|用了|跑了|吃了|放进)[^,.;，。?？]{0,24}(?:\bin(?: under)?|\bat|\bto|about|~|了|到|进)\s*$", re.I)
-_TOTAL_AFTER = re.compile(r"^\s*(?:total|in total|combined|altogether|overall|总共|一共|合计|总显存|gets allocated|allocated|for (?:full|the|a)\b)", re.I)
+_TOTAL_AFTER = re.compile(r"^\s*(?:total|in total|combined|altogether|overall|总共|一共|合计|总显存|gets allocated|allocated|for (?:full|the|a)\b"
+                          r"|的?模型|(?:large )?models?\b|of (?:the|my|this|each) (?:card|gpu)\b|(?:is |are |gets )?used\b)", re.I)  # "1g的模型", "a 40gb model": the model's size
 _VERSUS = re.compile(r"^\s*(?:vs\.?|versus|or|还是|和|对比)\s*\d", re.I)
 _FLOOR = re.compile(r"(?:at least|minimum|min\.?|more than|over|greater than|above|≥|>=|>|至少|不少于|大于|超过|起码)\s*$", re.I)
 _FLOOR_AFTER = re.compile(r"^\s*(?:\+|or more|and up|以上|及以上|或以上|起)", re.I)
@@ -650,8 +653,9 @@ _IN_LEN = [
 ]
 _OUT_LEN = [
     re.compile(_BOTH_LEN, re.I),
-    re.compile(rf"(?<!每秒)(?<!每秒才)(?<!每秒只)(?<!每秒钟)(?<![A-Za-z])(?!completions?_length|generations\b)(?:outputs?|completions?|generat\w*|responses?|answers?|输出|生成|回复|回答)\s*[-_]?(?:length|len|长度|均长|平均长度|大概|约|平均)?\s*(?:of|=|:|：|为|是|are|is|~|约|大概|在)?\s*(?:约|大概|平均|~|about|around|roughly|average|avg)?\s*{N}\s*(k|K)?{_NOT_A_RATE}\s*(?:tokens?|toks?|个token|字)?", re.I),
-    re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*-?\s*(?:tokens?\s*)?(?:out\b|output|输出|生成){_NOT_A_RATE}", re.I),
+    re.compile(rf"(?<!每秒)(?<!每秒才)(?<!每秒只)(?<!每秒钟)(?!completions?_length|generations\b)(?:(?<![A-Za-z])(?:outputs?|completions?|generat\w*|responses?|answers?)|输出|生成|回复|回答)\s*[-_]?(?:length|len|长度|均长|平均长度|大概|约|平均)?\s*(?:of|=|:|：|为|是|are|is|~|约|大概|在)?\s*(?:约|大概|平均|~|about|around|roughly|average|avg)?\s*{N}\s*(k|K)?{_NOT_A_RATE}\s*(?:tokens?|toks?|个token|字)?", re.I),
+    # "输入2k输出512": the figure right after an input word is the input's, whatever word follows it
+    re.compile(rf"(?<!输入)(?<!输入约)(?<!输入为)(?<!输入是)(?<!提示词)(?<!input )(?<!prompt )(?<!prompts )(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*-?\s*(?:tokens?\s*)?(?:out\b|output|输出|生成){_NOT_A_RATE}", re.I),
     re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*-?\s*tokens?\s+(?:answers?|responses?|completions?|replies)", re.I),
 ]
 _TTFT_WORD = (r"(?:ttft|time[- ]to[- ]first[- ]token|first[- ]token(?: latency| time)?|首字(?:延迟|时延|时间|响应)?|首\s*token(?:\s*(?:延迟|时延|时间))?"
@@ -712,10 +716,11 @@ def _per_million_unit(t: str, start: int) -> bool:
     A slash or "per" alone does not make one: "2k in / 300 out" is two lengths, "1M requests a day" a load.
     """
     at = t[start : start + 14]
-    million = re.match(r"\s*(?:1\s*)?(?:m\b|million|百万)", at, re.I)
+    # the reader has turned number words into digits by now: "per million output tokens" reads "per 1000000 output tokens"
+    million = re.match(r"\s*(?:1\s*)?(?:m\b|million|百万|1,?000,?000\b)", at, re.I)
     if not million:
         return False
-    return bool(_PER_MILLION.search(t[max(0, start - 6) : start])) or bool(re.match(r"\s*(?:1\s*)?(?:m|million|百万)\s*(?:output |input )?(?:tok|token|个\s*token)", at, re.I))
+    return bool(_PER_MILLION.search(t[max(0, start - 6) : start])) or bool(re.match(r"\s*(?:1\s*)?(?:m|million|百万|1,?000,?000)\s*(?:output |input )?(?:tok|token|个\s*token)", at, re.I))
 
 
 def load(t: str) -> LoadReading:

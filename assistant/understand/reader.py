@@ -284,6 +284,8 @@ class Reader:
                 continue
             found = self._slots(part, problems, counts)
             for k, v in found.items():
+                if is_pasted and k == "available_gib":
+                    continue  # a memory figure in a pasted log or config ("total capacity of 79.15 GiB") is measured, not the user's card
                 if k not in update and v is not None:
                     update[k] = v
                     if is_pasted:
