@@ -34,6 +34,7 @@ COMMANDS = [
 ]
 
 EXIT_USAGE = 2
+EXIT_INTERNAL = 70  # EX_SOFTWARE (sysexits.h): an internal error, not the user's input
 
 
 def quiet_third_parties() -> None:
@@ -76,8 +77,13 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
+    return run_command(args.func, args)
+
+
+def run_command(func, args: argparse.Namespace) -> int:
+    """Run one command at the CLI's edge: every failure is one clear line on stderr and an exit status."""
     try:
-        return int(args.func(args) or 0)
+        return int(func(args) or 0)
     except (InputError, ConfigError) as err:
         print(f"gpu-advisor: error: {err}", file=sys.stderr)
         return EXIT_USAGE
@@ -95,6 +101,12 @@ def main(argv: list[str] | None = None) -> int:
         except OSError:
             pass
         return 0
+    except Exception as err:  # the edge: a bug is one line, never a traceback (GPU_ADVISOR_DEBUG=1 shows it)
+        if os.environ.get("GPU_ADVISOR_DEBUG"):
+            raise
+        print(f"gpu-advisor: internal error ({type(err).__name__}: {err}). This is a bug: please report it with the "
+              "command you ran; GPU_ADVISOR_DEBUG=1 prints the traceback.", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":
