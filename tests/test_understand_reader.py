@@ -180,6 +180,12 @@ SLOT_CASES = [
     ("8张3090加载qwen-72b-chat还是OOM，8*24=192G按理说够了啊", {"available_gib": None}),
     ("4个3060 12g，微调 bloom-560m 都 out of memory，1g的模型切成4份也不够？", {"available_gib": None}),
     ("privateGPT on an A100, only ~25GB of the card is used", {"available_gib": None}),
+    # an unknown name as the object of a workload verb before where it runs, or before its own training
+    ("i only have a single 3090. can i still train neuralrecon on it?", {"model_name": "neuralrecon"}),
+    ("is it possible to run photomaker on an rtx 3060 12gb?", {"model_name": "photomaker"}),
+    ("scGPT-style pretraining took them ~6 days. how many H100s would i need for 4 days?", {"model_name": "scGPT"}),
+    ("can i run them on a 4090?", {"model_name": None}),
+    ("what would their training cost on 8 H100s?", {"model_name": None}),
     # an unknown model's whole name where the text writes more of it than a family or a prefix
     ("can the free T4 notebook fine-tune gemma 3 27b?", {"model_name": "gemma 3 27b", "params": 27e9}),
     ("got llama 4 scout serving on 4x H100", {"model_name": "llama 4 scout"}),

@@ -54,13 +54,19 @@ _MODEL_SUBJECT = re.compile(
     r"\b(?i:does|do|can|could|will|would|should|is)\s+(?P<id>[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*)(?:'s)?\s+"
     r"(?i:(?:model\s+)?(?:needs?|requires?|takes?|eats?|uses?|run|fit|train|work|support)\b)"
     r"|^\s*(?P<id3>[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*)\s*(?:能|可以|在|完整|如果|的训练|的推理|推理|训练|部署|要|需要|大概|一般)"
+    # the object of a workload verb before where it runs ("train neuralrecon on a 3090", "run photomaker on an rtx
+    # 3060"), and a name before its own training ("scGPT-style pretraining took", "caduceus pretraining was")
+    r"|\b(?i:train|retrain|run|deploy|serve|finetune|fine-tune|pretrain)\s+(?P<id4>[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*)\s+(?i:on|across|with)\s"
+    r"|(?:^|[.!?]\s+)(?P<id5>[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*?)(?i:-style)?(?:'s)?\s+(?i:pre-?training|pretrain|training)\s+(?i:took|takes|was|is|runs|ran|estimates)\b"
 )
 # what stands in that position without being a model ("can it run", "does training need", "will this fit")
 _NOT_SUBJECTS = {"it", "this", "that", "these", "those", "they", "i", "you", "we", "he", "she", "one", "mine", "yours",
                  "everything", "anything", "something", "nothing", "someone", "anyone", "there", "what", "which", "who",
                  "lora", "qlora", "inference", "training", "finetuning", "the", "a", "an", "my", "our", "your", "any",
                  "gpu", "card", "model", "vram", "memory", "cpu", "ram", "code", "script", "job", "run", "server",
-                 "people", "anybody", "everybody", "also", "still", "even", "just", "really", "then"}
+                 "people", "anybody", "everybody", "also", "still", "even", "just", "really", "then", "them", "faster",
+                 "locally", "here", "model", "models", "both", "all", "each", "full", "my", "stage", "inference", "their",
+                 "his", "her", "its", "cost", "time", "price", "budget"}
 _GPU_LIKE = re.compile(r"(?<![A-Za-z0-9_.])((?:rtx|gtx|rx)\s?\d{3,4}(?:\s?(?:ti|super|xt))?|[A-Z]{1,3}\d{2,4}[A-Za-z]?(?:-\d+G[B]?)?)(?![A-Za-z0-9_])", re.I)
 _NOT_MODEL_WORDS = {"a", "an", "the", "my", "our", "this", "that", "for", "with", "to", "on", "of", "and", "or", "is", "it",
                     "about", "around", "need", "run", "train", "lora", "qlora", "llm", "model", "ai", "gpu", "vram", "use"}
@@ -763,7 +769,7 @@ class Reader:
                 continue  # the tail of a size ("13B-param model"): the size is read as params
             return surface, None
         for m in _MODEL_SUBJECT.finditer(t):
-            surface = m.group("id") or m.group("id3")
+            surface = m.group("id") or m.group("id3") or m.group("id4") or m.group("id5")
             low = surface.lower()
             if (low in _NOT_SUBJECTS or low in _NOT_MODEL_WORDS or low in self.lex["not_model_names"]
                     or surface.islower() and re.search(r"(?:ing|ly|ed|s)$", low)
