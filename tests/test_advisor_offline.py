@@ -300,6 +300,15 @@ def test_a_time_limit_with_no_hardware_named_leads_with_the_pick_that_meets_it(q
     assert limit == (12.0 if unsized else 6.0)
 
 
+def test_a_time_limit_nothing_meets_says_so_and_counts_the_default_gpu_as_assumed():
+    # review (session 13): untimed B300s led "Rent 8× B300 … about unknown for the whole job", then "nothing holds it"
+    a = ask("I have to pretrain a 70B model on 2T tokens by tomorrow morning, what should I rent?")
+    assert a.answer.startswith("**You need 132,600× A100-80GB**"), a.answer[:200]
+    assert "**Nothing in the catalog finishes this within 12.0 h** on up to 64 GPUs" in a.answer
+    assert "- GPU: A100-80GB" in a.answer and "unknown for the whole job" not in a.answer
+    assert "Not feasible as asked" not in a.answer
+
+
 def test_a_time_limit_on_a_named_gpu_still_counts_that_gpu():
     a = ask("how many H100s to pretrain a 1.3B model on 50B tokens within 24 hours?")
     assert a.answer.startswith("**You need ") and "× H100" in a.answer.split("\n")[0]

@@ -298,6 +298,8 @@ RUNS: dict[str, Callable[[Env], Any]] = {
     "rec: spot job": _rec("llama-2-7b", vram=LORA, billing="spot", tokens=1e9),
     "rec: a time limit one machine misses (clusters, too-slow near-misses)": _rec(
         "=1.3e9", vram=VramRequest(mode=Mode.full), tokens=20e9, period="job", deadline_hours=12, max_gpus=64),
+    "rec: a time limit and GPUs without a sourced peak (untimed near-misses)": _rec(
+        "=70e9", vram=VramRequest(mode=Mode.full), tokens=2e12, period="job", deadline_hours=12, max_gpus=64, top_k=50),
     "rec: a time limit without tokens": _raises(_rec("llama-2-7b", vram=LORA, deadline_hours=12)),
     "rec: impossible job (suggestions)": _rec("=70e9", vram=VramRequest(mode=Mode.full), budget=500, currency="USD"),
     "rec: impossible everywhere": _rec(None, required_gib=1e6, region="cn", providers=[], gpu=None),

@@ -544,6 +544,9 @@ def _price_and_check(c: Candidate, run: _Run, misses: list[Miss]) -> "bool | str
         c.warnings.append(Note.of(C.warn_vgpu, fraction=inst.gpu_count, gpu=gpu.key, usable_gib=round(c.usable_gib, 3)))
 
     tte = run.timer.estimate(gpu, c.total_gpus)
+    if isinstance(tte, Note) and request.deadline_hours is not None:
+        # an option that cannot be timed cannot be shown to meet the limit: a near-miss that says why
+        return reject("deadline", why(C.reject_deadline_untimed, error=tte, deadline_hours=request.deadline_hours), 5.0)
     if isinstance(tte, Note):
         c.warnings.append(Note.of(C.warn_no_time, error=tte))
     elif tte is not None:

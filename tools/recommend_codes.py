@@ -42,6 +42,7 @@ class RecommendCode(NoteCode):
     reject_budget = "reject.budget"  # budget: cost, budget, currency, period, over_fraction
     reject_pcie = "reject.pcie"  # pcie: layout (note)
     reject_deadline = "reject.deadline"  # deadline: hours, deadline_hours, over_fraction
+    reject_deadline_untimed = "reject.deadline_untimed"  # deadline: error (note), deadline_hours
     reject_pcie_serving = "reject.pcie_serving"  # pcie: layout (note)
     # ---- how the job is spread (Plan.how, Option.layout); single_gpu_gib = why one GPU is not enough
     layout_one_gpu = "layout.one_gpu"

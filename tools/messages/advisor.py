@@ -337,6 +337,12 @@ MESSAGES: dict = {
         "**Not feasible as asked:** nothing in the catalog holds this workload.",
         "**按当前条件不可行：** 目录里没有能放下这个任务的配置。",
     ),
+    "rec.infeasible_deadline": (
+        lambda p, f: f"**Nothing in the catalog finishes this within {f.hours(p.get('deadline_hours'))}** on up to {f.int(p.get('max_gpus'))} GPUs "
+        "(machines that hold the job are too slow, or have no sourced speed to check).",
+        lambda p, f: f"**目录里没有能在 {f.hours(p.get('deadline_hours'))} 内完成的配置**（最多 {f.int(p.get('max_gpus'))} 张卡；"
+        "放得下的机器都太慢，或缺少可核对速度的数据）。",
+    ),
     "rec.infeasible_budget": (
         "**Not feasible as asked:** nothing in the catalog holds this workload within your budget.",
         "**按当前条件不可行：** 目录里没有既放得下、又在预算之内的配置。",
@@ -372,10 +378,10 @@ MESSAGES: dict = {
     "time.with_change": ("With that change:", "这样改之后："),
     "time.flops": (lambda p, f: f"Compute: {_flops(p.get('flops'))} FLOPs ({p.get('tokens_text')} tokens).", lambda p, f: f"计算量：{_flops(p.get('flops'))} FLOPs（{p.get('tokens_text')} token）。"),
     "time.deadline_lead": (
-        lambda p, f: f"**You need {f.g(p.get('needed'))}× {p.get('gpu')}** to finish within {f.hours(p.get('deadline_hours'))}: "
-        f"on {f.g(p.get('needed'))} GPUs the run takes about {f.hours(p.get('hours_needed'))}.",
-        lambda p, f: f"**需要 {f.g(p.get('needed'))} 张 {p.get('gpu')}** 才能在 {f.hours(p.get('deadline_hours'))} 内完成："
-        f"用 {f.g(p.get('needed'))} 张卡大约需要 {f.hours(p.get('hours_needed'))}。",
+        lambda p, f: f"**You need {f.int(p.get('needed'))}× {p.get('gpu')}** to finish within {f.hours(p.get('deadline_hours'))}: "
+        f"on {f.int(p.get('needed'))} GPUs the run takes about {f.hours(p.get('hours_needed'))}.",
+        lambda p, f: f"**需要 {f.int(p.get('needed'))} 张 {p.get('gpu')}** 才能在 {f.hours(p.get('deadline_hours'))} 内完成："
+        f"用 {f.int(p.get('needed'))} 张卡大约需要 {f.hours(p.get('hours_needed'))}。",
     ),
     "time.deadline_pick": (
         lambda p, f: f"It finishes in about {f.hours(p.get('hours'))}, within your {f.hours(p.get('deadline_hours'))} limit.",

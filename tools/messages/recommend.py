@@ -706,6 +706,8 @@ MESSAGES: dict = {
     "reject.fp8": ("no FP8 on {gpu} (fp8 requested)", "{gpu} 不支持 FP8（要求 fp8）"),
     "reject.billing": (_billing_miss(False), _billing_miss(True)),
     "reject.budget": (_budget_miss(False), _budget_miss(True)),
+    "reject.deadline_untimed": ("cannot be checked against the {deadline_hours:hours} limit: {error}",
+                                "无法核对 {deadline_hours:hours} 的期限：{error}"),
     "reject.deadline": (
         lambda p, f: f"too slow: about {f.hours(p['hours'])} > the {f.hours(p['deadline_hours'])} limit ({f.pct(p['over_fraction'])} over)",
         lambda p, f: f"太慢：约 {f.hours(p['hours'])}，超过 {f.hours(p['deadline_hours'])} 的期限（超出 {f.pct(p['over_fraction'])}）",

@@ -50,6 +50,7 @@ class RecCode(NoteCode):
     job = "rec.job"
     infeasible = "rec.infeasible"
     infeasible_budget = "rec.infeasible_budget"
+    infeasible_deadline = "rec.infeasible_deadline"  # deadline_hours, max_gpus
     cheaper = "rec.cheaper"
     quantised = "rec.quantised"
     every_option = "rec.every_option"  # notes: what every row of the table would repeat
@@ -129,6 +130,7 @@ def recommend_plan(ctx: TurnContext, plan: Plan, *, serving: bool = False, hardw
     # cost, not a month of the pick, unless a budget set the period.
     plan.data["period"] = args.get("period") or ("job" if is_training and args.get("tokens") else "month")
     plan.data["budget"] = args.get("budget")
+    plan.data["deadline"] = (args["deadline_hours"], args.get("max_gpus", 8)) if "deadline_hours" in args else None
     plan.data["budget_currency"] = args.get("budget_currency") or currency  # as the user said it; the tool converts
     plan.data["currency"] = currency
     if not searches:
@@ -223,7 +225,11 @@ def compose_recommendation(ctx: TurnContext, plan: Plan, results: Results, cited
     options = r.get("options", [])
     priced = [o for o in options if o.get("price_per_hour") is not None]
     budget = plan.data.get("budget")
-    if not options:
+    deadline = plan.data.get("deadline")
+    if not options and deadline and not budget:
+        out.add(Lead([Note.of(RecCode.infeasible_deadline, deadline_hours=deadline[0], max_gpus=deadline[1])]))
+        _suggestions(out, r, ctx.lang)
+    elif not options:
         out.add(Lead([Note.of(RecCode.infeasible_budget if budget else RecCode.infeasible)]))
         _suggestions(out, r, ctx.lang)
     else:

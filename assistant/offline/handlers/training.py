@@ -252,6 +252,8 @@ class DeadlineHandler:
         rec = results.get("rec")
         if plan.data.get("renting") and rec is not None and not rec.error and rec.result.get("options"):
             return self._compose_pick(ctx, plan, results, cited, env, deadline)
+        if plan.data.get("renting"):  # nothing to rent meets the limit: the count below is on the default GPU, said so
+            plan.defaults.assume(Note.of(AssumeCode.gpu, gpu=r["gpu"]))
         needed = r.get("gpus_for_deadline")
         at = r.get("at_deadline") or {}
         if deadline and needed and needed > r["gpus"]:
