@@ -137,6 +137,18 @@ def cat():
 
 
 @pytest.fixture(scope="module")
+def serving_cases():
+    """Every serving case file, parsed once for the module (each parse reads ~450 cases)."""
+    return SC.load_cases()
+
+
+@pytest.fixture(scope="module")
+def fitted_files(cat):
+    """The case files any serving fitter reads."""
+    return {f for f, _c in SC.fit_cases()} | {f for f, _c in SC.moe_fit_cases(cat)} | {f for f, _c in SC.tp_fit_cases(cat)}
+
+
+@pytest.fixture(scope="module")
 def bench():
     return load_accuracy_bench("accuracy_bench_held_out_rounds")
 
@@ -178,8 +190,8 @@ def test_a_serving_collectors_text_is_merged_unchanged(rnd):
 
 
 @serving_rounds
-def test_a_serving_round_is_held_out_by_whole_source_and_no_erratum_touches_it(rnd):
-    cases = [(f, c) for f, _h, _s, c in SC.load_cases() if f.startswith(rnd.prefix)]
+def test_a_serving_round_is_held_out_by_whole_source_and_no_erratum_touches_it(serving_cases, rnd):
+    cases = [(f, c) for f, _h, _s, c in serving_cases if f.startswith(rnd.prefix)]
     assert (len(cases), sum(len(c.measured) for _f, c in cases)) == (rnd.cases, rnd.figures)
     by_cat = [m.metric.category for _f, c in cases for m in c.measured]
     assert {k: by_cat.count(k) for k in rnd.by_category} == rnd.by_category  # as its README says
@@ -187,28 +199,27 @@ def test_a_serving_round_is_held_out_by_whole_source_and_no_erratum_touches_it(r
     assert sum(f == largest for f, _c in cases) == count
     ids = {c.id for _f, c in cases}
     assert not [e for e in SC.load_errata() if e.case in ids]
-    others = [(s.family, c.url) for f, _h, s, c in SC.load_cases() if not f.startswith(rnd.prefix)]
-    mine = [(s.family, c.url) for f, _h, s, c in SC.load_cases() if f.startswith(rnd.prefix)]
+    others = [(s.family, c.url) for f, _h, s, c in serving_cases if not f.startswith(rnd.prefix)]
+    mine = [(s.family, c.url) for f, _h, s, c in serving_cases if f.startswith(rnd.prefix)]
     assert not ({fam for fam, _u in mine} & {fam for fam, _u in others})
     assert not ({u for _f, u in mine} & {u for _f, u in others})
 
 
 @serving_rounds
-def test_no_fitter_reads_a_serving_round(cat, rnd):
+def test_no_fitter_reads_a_serving_round(fitted_files, rnd):
     for splits in (SC.FIT_SPLITS, SC.MOE_FIT_SPLITS, SC.TP_FIT_SPLITS, SC.SPENT):
         assert rnd.split not in splits
-    read = {f for f, _c in SC.fit_cases()} | {f for f, _c in SC.moe_fit_cases(cat)} | {f for f, _c in SC.tp_fit_cases(cat)}
-    assert read and not any(f.startswith(rnd.prefix) for f in read)
+    assert fitted_files and not any(f.startswith(rnd.prefix) for f in fitted_files)
 
 
 @serving_rounds
-def test_every_serving_case_gets_a_prediction_or_a_stated_reason(cat, rnd):
+def test_every_serving_case_gets_a_prediction_or_a_stated_reason(cat, serving_cases, rnd):
     """Each case is estimated as the benchmark estimates it; every figure gets a finite positive prediction, and a case
     the estimator refuses would name its reason (none does: the report would not run)."""
     from tools.errors import InputError
 
     refused = {}
-    for f, _h, _s, case in SC.load_cases():
+    for f, _h, _s, case in serving_cases:
         if not f.startswith(rnd.prefix):
             continue
         try:
