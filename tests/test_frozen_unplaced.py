@@ -19,15 +19,10 @@ UNPLACED = ROOT / "tests" / "data" / "frozen_unplaced"
 
 # path under UNPLACED → (the freeze record's set label, the name its row gives)
 ENTRIES: dict[str, tuple[str, str]] = {
-    "session13/u11/heldout11.yaml": ("understanding held-out 11", "heldout11.yaml"),
+    # Placed in session 14; each README text is merged into its final README when its set is scored, and removed here.
     "session13/u11/README_heldout11.md": ("understanding held-out 11", "README_heldout11.md"),
-    "session13/v11/published_memory_heldout_kinds11.yaml": ("VRAM round 11", "published_memory_heldout_kinds11.yaml"),
     "session13/v11/README_round11.md": ("VRAM round 11", "README_round11.md"),
-    "session13/u12/heldout12.yaml": ("understanding held-out 12", "heldout12.yaml"),
     "session13/u12/README_heldout12.md": ("understanding held-out 12", "README_heldout12.md"),
-    "session13/s11/heldout11_livinfly_vllm_a100_pcie_40gb.yaml": ("serving round 11", "heldout11_livinfly_vllm_a100_pcie_40gb.yaml"),
-    "session13/s11/heldout11_klsatorlac2_vllm_t4.yaml": ("serving round 11", "heldout11_klsatorlac2_vllm_t4.yaml"),
-    "session13/s11/heldout11_jan_trtllm_vs_llamacpp.yaml": ("serving round 11", "heldout11_jan_trtllm_vs_llamacpp.yaml"),
     "session13/s11/README_round11.md": ("serving round 11", "README_round11.md"),
 }
 
