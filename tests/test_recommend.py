@@ -320,6 +320,32 @@ def test_job_budget_needs_tokens():
     assert "--" not in render(info.value.note, "en")  # the chat form asks, it names no flag
 
 
+SAME_COST = Catalog(gpus=GPUS, providers={"p": Provider(key="p", name="p", kind="gpu-cloud")}, instances=[
+    # one A100's price per GPU on each box: a job whose time scales with the count costs the same on all three
+    inst("p", "a100x1", "A100-80GB", 1, [price(1.79)], vcpus=32, ram=200),
+    inst("p", "a100x2", "A100-80GB", 2, [price(3.58)], vcpus=64, ram=400, nvlink=True),
+    inst("p", "a100x8", "A100-80GB", 8, [price(14.32)], vcpus=256, ram=1600, nvlink=True, ib=True),
+    # a month on two H800s costs what a month on one A100 does (named to sort first without the rule)
+    inst("p", "aa-h800x2", "H800", 2, [price(1.79)], vcpus=64, ram=400, nvlink=True),
+])
+
+
+@pytest.mark.parametrize("need, order, factor", [
+    # a sized job: the same cost, so the run that finishes sooner (names sort the other way: a100x1 first)
+    ({"vram": {"mode": "lora"}, "tokens": 1e9}, ["a100x8", "a100x2", "a100x1"], "sooner"),
+    # a month of use: the same cost, so the machine with fewer GPUs (names sort the other way)
+    ({"required_gib": 20}, ["a100x1", "aa-h800x2"], "size"),
+])
+def test_at_the_same_cost_the_sooner_job_or_the_smaller_machine_goes_first(need, order, factor):
+    rec = recommend(SAME_COST, M7 if "vram" in need else None, req(**need), FX)
+    shown = [o.instance for o in rec.options if o.instance in order]
+    assert shown == order
+    for above, below in zip(order, order[1:]):
+        band = params(next(o for o in rec.options if o.instance == above).reasons, "rank.band")
+        assert band["instance"] == below and band["factor"] == factor
+    assert "which costs the same" in english(next(o for o in rec.options if o.instance == order[0]).reasons)
+
+
 def test_multi_node_cluster_needs_infiniband():
     # 70B full fine-tune: 8 GPUs are not enough (~145 GiB each with ZeRO-3); 16 or more are
     rec = recommend(CAT, M70, req(vram={"mode": "full"}, max_gpus=32, region="intl"), FX)

@@ -31,6 +31,7 @@ TODAY = dt.date(2026, 12, 1)
 
 def _runs() -> dict[str, Callable[[Any], Any]]:
     import test_ranking as r
+    import test_recommend as rc
     import test_ranking_software as sw
     import test_recommend_serving as sv
 
@@ -64,6 +65,9 @@ def _runs() -> dict[str, Callable[[Any], Any]]:
         "band: fit": rank(r.inst("small/a", [p(1.00)], g="SMALL"), r.inst("big/b", [p(1.05)]), need_gib=22),
         "band: freshness, grade": rank(r.inst("old/a", [p(1.00, as_of=r.STALE)]), r.inst("new/b", [p(1.08)]),
                                        r.inst("mkt/c", [p(1.01, as_of=r.STALE, grade=r.MARKET)])),
+        "band: same cost, fewer GPUs": rank(r.inst("aa/two", [p(1.00)], count=2), r.inst("zz/one", [p(1.00)])),
+        "band: same cost, sooner": lambda real: recommend(rc.SAME_COST, rc.M7, rc.req(vram={"mode": "lora"}, tokens=1e9),
+                                                          FX, today=TODAY),
         "billing compared, CNY": rank(r.MONTHLY_CHEAP, currency="CNY"),
         "only a spot price": rank(r.inst("s/spot", [p(0.5, billing=r.Billing.spot)])),
         "nothing priced within the budget": rank(r.inst("dark/x"), r.inst("a/one", [p(1.0)]), budget=500),

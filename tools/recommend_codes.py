@@ -82,7 +82,7 @@ class RankCode(NoteCode):
     billing_chosen = "rank.billing_chosen"  # billing, period (the need: job|month|hour), cost, currency, compared (rank.billing_cost)
     billing_cost = "rank.billing_cost"  # billing, cost, currency, period
     band = "rank.band"  # provider, instance, gpu_count, gpu, nodes (the cheaper option ranked below), cheaper_fraction,
-    #                     factor (fit|freshness|grade)
+    #                     factor (fit|freshness|grade|sooner|size)
     over_budget = "rank.over_budget"  # cost, budget, currency, period, over_fraction (the cheapest priced, shown because none fits)
     spot_only = "rank.spot_only"  # (warning) the only price listed is spot: it can be interrupted
     # ---- on the recommendation (Recommendation.notices / assumptions)

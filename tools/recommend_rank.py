@@ -15,14 +15,17 @@ interrupted); a cheaper spot price is mentioned beside an on-demand pick.
 Order: cheapest first; within 10 % of the cheapest option not yet placed (a band), fewer fit
 problems first (memory headroom under 10 % of usable, a slow interconnect, a thin host, a software
 caveat, a spot-only price the user did not ask for), then fresher prices (fresh < stale < undated, `tools.price_age`), then the price grade
-(official and user-supplied < third-party < marketplace sample), then cost. Outside the band cost
-wins. Each option that outranks a cheaper one in its band says why (`rank.band`); a table row says it
+(official and user-supplied < third-party < marketplace sample), then cost — where two costs are the same
+within 1 % (`SAME_COST`: a job whose time scales with the GPU count costs the same on 2 or 8 of one GPU), a job
+that finishes sooner first (the time is free), and for any other need fewer GPUs first (the same month of serving on
+a smaller machine is easier to get and to grow). Outside the band cost wins. Each option that outranks a cheaper one in its band says why (`rank.band`); a table row says it
 short (`band_row`: `rank.band_row`, the same params).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 from typing import TYPE_CHECKING
 
 from tools.cost import TERM_HOURS, spot_paid_hours
@@ -37,6 +40,7 @@ if TYPE_CHECKING:
     from tools.recommend_output import Candidate
 
 COST_BAND = 0.10  # issue 12: within 10 % of the cheapest, fit quality, freshness and grade decide
+SAME_COST = 0.01  # two costs within 1 % are the same cost: the smaller machine goes first
 TIGHT_HEADROOM = 0.10  # headroom under 10 % of usable memory: longer sequences or fragmentation can OOM
 GRADE_RANK = {PriceGrade.official: 0, PriceGrade.user: 0, PriceGrade.third_party: 1, PriceGrade.marketplace: 2}
 STATE_RANK = {AgeState.fresh: 0, AgeState.stale: 1, AgeState.undated: 2}
@@ -143,16 +147,25 @@ def age_of(c: "Candidate", today: dt.date):
     return price_age(c.price, today) if c.price is not None else None
 
 
-def _band_key(c: "Candidate", cost: float, today: dt.date) -> tuple:
+def _band_key(c: "Candidate", cost: float, today: dt.date, need: str) -> tuple:
     if c.age_rank is None:
         age = age_of(c, today)
         c.age_rank = STATE_RANK[age.state] if age is not None else 3
     state = c.age_rank
     grade = GRADE_RANK.get(c.price.grade, 3) if c.price is not None else 3
-    return (len(c.problems), state, grade, cost, c.inst.provider, c.inst.instance, c.inst.region.name)
+    at_same_cost = c.job_hours if need == "job" and c.job_hours is not None else c.total_gpus * c.copies
+    return (len(c.problems), state, grade, _cost_step(cost), at_same_cost, cost,
+            c.inst.provider, c.inst.instance, c.inst.region.name)
 
 
-FACTORS = ("fit", "freshness", "grade")
+def _cost_step(cost: float) -> float:
+    """The cost on a 1 % logarithmic grid, so that costs equal up to rounding compare equal (and then size decides)."""
+    return math.floor(math.log(cost) / math.log1p(SAME_COST)) if 0 < cost < math.inf else cost
+
+
+# the band key's positions that can put an option above a cheaper one, and the factor each one names ("size": at
+# the same cost, the shorter job or, for other needs, fewer GPUs)
+FACTORS = ("fit", "freshness", "grade", None, "size")
 
 
 class BandCode(NoteCode):
@@ -186,22 +199,24 @@ def rank(cands: list["Candidate"], need: str, mainland: str, today: dt.date, per
             lead = cost(pending[0])
             n = next((i for i, c in enumerate(pending) if cost(c) > lead * (1 + COST_BAND)), len(pending))
             band, pending = pending[:n], pending[n:]
-            band.sort(key=lambda c: _band_key(c, cost(c), today))
-            _explain(band, cost, today)
+            band.sort(key=lambda c: _band_key(c, cost(c), today, need))
+            _explain(band, cost, today, need)
             out.extend(band)
     return out
 
 
-def _explain(band: list["Candidate"], cost, today: dt.date) -> None:
-    """An option placed above a cheaper one of its band says which factor put it there."""
+def _explain(band: list["Candidate"], cost, today: dt.date, need: str) -> None:
+    """An option placed above a cheaper one of its band says which factor put it there; so does one placed above
+    another of the same cost (the faster job, or the smaller machine: `FACTORS`' "size")."""
     for i, c in enumerate(band):
-        cheaper = [d for d in band[i + 1:] if cost(d) < cost(c)]
-        if not cheaper:
+        below = [d for d in band[i + 1:] if cost(d) <= cost(c)]
+        if not below:
             continue
-        d = min(cheaper, key=cost)
-        kc, kd = _band_key(c, cost(c), today), _band_key(d, cost(d), today)
-        factor = next((FACTORS[j] for j in range(3) if kc[j] != kd[j]), None)
+        d = min(below, key=cost)
+        kc, kd = _band_key(c, cost(c), today, need), _band_key(d, cost(d), today, need)
+        factor = next((FACTORS[j] for j in range(len(FACTORS)) if kc[j] != kd[j]), None)
         if factor is None:
             continue
+        factor = "sooner" if factor == "size" and need == "job" else factor
         c.band = Note.of(RankCode.band, provider=d.inst.provider, instance=d.inst.instance, gpu_count=d.inst.gpu_count,
                          gpu=d.gpu.key, nodes=d.nodes, cheaper_fraction=1 - cost(d) / cost(c), factor=factor)

@@ -303,6 +303,8 @@ _FACTOR = {
             "更合适（显存余量、互联、主机配置、软件支持、不会被竞价回收）"),
     "freshness": ("a fresher price", "价格更新"),
     "grade": ("a more trustworthy price source", "价格来源更可靠"),
+    "sooner": ("finishing sooner", "跑得更快"),
+    "size": ("fewer GPUs (easier to get and to grow)", "用卡更少（更容易租到，也便于以后扩容）"),
 }
 
 
@@ -319,12 +321,16 @@ def _where(p: dict, f: Formatter) -> str:
     return f"{p['provider']}/{p['instance']}" if shown == str(p["provider"]) else f"{shown} `{p['instance']}`"
 
 
-def _band_text(factors: dict, en: str, zh_text: str):
-    """`rank.band` as a sentence or a table cell: the cheaper offer passed over, by how much, and the deciding factor."""
+def _band_text(factors: dict, en: str, zh_text: str, same_en: str, same_zh: str):
+    """`rank.band` as a sentence or a table cell: the cheaper offer passed over, by how much, and the deciding factor;
+    for the same-cost factors (sooner, size: within 1 %, `tools.recommend_rank.SAME_COST`) or an equal cost it says so."""
     def for_lang(zh: bool):
         def render(p: dict, f: Formatter) -> str:
-            factor = factors.get(p.get("factor") or "fit", factors["fit"])[1 if zh else 0]
-            return (zh_text if zh else en).format(other=_offer(p, f), pct=f.pct(p["cheaper_fraction"]), factor=factor)
+            key = p.get("factor") or "fit"
+            factor = factors.get(key, factors["fit"])[1 if zh else 0]
+            same = key in ("sooner", "size") or p["cheaper_fraction"] <= 0
+            text = (same_zh if zh else same_en) if same else (zh_text if zh else en)
+            return text.format(other=_offer(p, f), pct=f.pct(p["cheaper_fraction"]), factor=factor)
 
         return render
 
@@ -335,11 +341,16 @@ _FACTOR_SHORT = {
     "fit": ("better fit", "更合适"),
     "freshness": ("fresher price", "价格更新"),
     "grade": ("more trustworthy price source", "价格来源更可靠"),
+    "sooner": ("same cost, sooner", "花费相同、更快"),
+    "size": ("same cost, fewer GPUs", "花费相同、卡更少"),
 }
 _band = _band_text(_FACTOR, "ranked above {other}, which is only {pct} cheaper (within the cost band), for {factor}",
-                   "排在 {other} 之前：后者只便宜 {pct}（在成本相近区间内），本方案{factor}")
+                   "排在 {other} 之前：后者只便宜 {pct}（在成本相近区间内），本方案{factor}",
+                   "ranked above {other}, which costs the same, for {factor}",
+                   "排在 {other} 之前：两者花费相同，本方案{factor}")
 # in a table cell: 'ahead of Lium's 1 × RTX-4090 (3.4% cheaper): more trustworthy price source'
-_band_row = _band_text(_FACTOR_SHORT, "ahead of {other} ({pct} cheaper): {factor}", "排在 {other}（便宜 {pct}）之前：{factor}")
+_band_row = _band_text(_FACTOR_SHORT, "ahead of {other} ({pct} cheaper): {factor}", "排在 {other}（便宜 {pct}）之前：{factor}",
+                       "ahead of {other}: {factor}", "排在 {other} 之前：{factor}")
 
 
 def _over_option(zh: bool):
