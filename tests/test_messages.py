@@ -747,3 +747,23 @@ def test_every_slot_has_a_name_in_both_languages():
 
     slots = [n for n in SlotUpdate.model_fields if n not in CONTROL_FIELDS]
     assert [n for n in slots if n not in SLOT_EN] == [] and [n for n in slots if n not in SLOT_ZH] == []
+
+
+@pytest.mark.parametrize("hours, en, zh", [
+    (0.42, "25 min", "25 分钟"),  # a sub-hour job in minutes, not '0.4 h (0.0 days)'
+    (0.001, "3.6 s", "3.6 秒"),  # never '0 min', and no rounded-up '1 min' that nothing backs
+    (5.8, "5.8 h", "5.8 小时"),  # under a day: no days beside it
+    (62.3, "62.3 h (2.6 days)", "62.3 小时（2.6 天）"),
+])
+def test_a_job_duration_reads_in_minutes_hours_or_days(hours, en, zh):
+    from assistant.verifier import Evidence, unbacked, verify_numbers
+    from tools.messages.format import Formatter
+
+    assert Formatter("en").hours_days(hours) == en and Formatter("zh").hours_days(hours) == zh
+    from assistant.offline.handlers.rental import RecCode
+
+    note = Note.of(RecCode.job, hours=hours, cost=10.0, currency="USD")
+    for lang in ("en", "zh"):
+        # the verifier backs the minutes and days by the hours param (a time converts by its unit)
+        text = render(note, lang)
+        assert unbacked(verify_numbers(text, Evidence(tool_results={"note": note.model_dump(mode="json")}))) == [], text

@@ -330,8 +330,8 @@ MESSAGES: dict = {
         lambda p, f: f"价格来源：{p.get('grade_text')}，{p.get('age_text')}" + (f"——{p.get('source')}" if p.get("source") else "") + "。",
     ),
     "rec.job": (
-        lambda p, f: f"The whole job takes about {f.hours(p.get('hours'))} ({f.days(p.get('hours') / 24)}) and costs about {f.money(p.get('cost'), p.get('currency'))}.",
-        lambda p, f: f"整个任务大约需要 {f.hours(p.get('hours'))}（{f.days(p.get('hours') / 24)}），费用约 {f.money(p.get('cost'), p.get('currency'))}。",
+        lambda p, f: f"The whole job takes about {f.hours_days(p.get('hours'))} and costs about {f.money(p.get('cost'), p.get('currency'))}.",
+        lambda p, f: f"整个任务大约需要 {f.hours_days(p.get('hours'))}，费用约 {f.money(p.get('cost'), p.get('currency'))}。",
     ),
     "rec.infeasible": (
         "**Not feasible as asked:** nothing in the catalog holds this workload.",
@@ -369,10 +369,10 @@ MESSAGES: dict = {
     ),
     # ------------------------------------------------------------ training time
     "time.lead": (
-        lambda p, f: f"Training **{p.get('model')}** ({_mode(p, f)}) on {f.g(p.get('gpus'))}× {p.get('gpu')} takes about **{f.hours(p.get('hours'))}** "
-        f"({f.days(p.get('days'))}), i.e. {f.int(p.get('gpu_hours'))} GPU-hours at {f.pct(p.get('mfu'))} model FLOPs utilisation.",
-        lambda p, f: f"在 {f.g(p.get('gpus'))}× {p.get('gpu')} 上训练 **{p.get('model')}**（{_mode(p, f)}）大约需要 **{f.hours(p.get('hours'))}**"
-        f"（{f.days(p.get('days'))}），即 {f.int(p.get('gpu_hours'))} 卡时，按 {f.pct(p.get('mfu'))} 的算力利用率（MFU）估算。",
+        lambda p, f: f"Training **{p.get('model')}** ({_mode(p, f)}) on {f.g(p.get('gpus'))}× {p.get('gpu')} takes about **{f.hours_days(p.get('hours'))}**, "
+        f"i.e. {f.int(p.get('gpu_hours'))} GPU-hours at {f.pct(p.get('mfu'))} model FLOPs utilisation.",
+        lambda p, f: f"在 {f.g(p.get('gpus'))}× {p.get('gpu')} 上训练 **{p.get('model')}**（{_mode(p, f)}）大约需要 **{f.hours_days(p.get('hours'))}**"
+        f"，即 {f.int(p.get('gpu_hours'))} 卡时，按 {f.pct(p.get('mfu'))} 的算力利用率（MFU）估算。",
     ),
     "time.as_stated": ("Compute time alone, were memory no limit:", "只看算力、不考虑显存的话："),
     "time.with_change": ("With that change:", "这样改之后："),

@@ -117,6 +117,21 @@ class Formatter:
         v = float(x)
         return f"{v:,.1f} 天" if self.zh else f"{v:,.1f} days"
 
+    def hours_days(self, x: Any) -> str:
+        """A job's duration as a reader wants it: minutes under an hour ('25 min', not '0.4 h'; seconds under a
+        minute), hours under a day,
+        and from a day on the hours with the days beside them ('62.3 h (2.6 days)'), never '(0.0 days)'."""
+        v = float(x)
+        if v < 1:
+            minutes = round(v * 60)
+            if minutes < 1:  # seconds, to two figures: a rounded-up '1 min' would be a figure no param backs
+                seconds = f"{v * 3600:.2g}"
+                return f"{seconds} 秒" if self.zh else f"{seconds} s"
+            return f"{minutes} 分钟" if self.zh else f"{minutes} min"
+        if v < 24:
+            return self.hours(v)
+        return f"{self.hours(v)}（{self.days(v / 24)}）" if self.zh else f"{self.hours(v)} ({self.days(v / 24)})"
+
     def ms(self, x: Any) -> str:
         v = float(x)
         return f"{v:,.0f} ms" if v >= 10 else f"{v:,.1f} ms"

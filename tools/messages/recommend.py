@@ -59,12 +59,12 @@ def _time(zh: bool):
     def render(p: dict, f: Formatter) -> str:
         tps, job = p.get("throughput_tps"), p.get("job_cost")
         if zh:
-            text = f"完成时间约 {f.hours(p['hours'])}（{f.days(p['days'])}），{_gpus(p['gpus'], True)}，MFU {p['mfu']:.2f}"
+            text = f"完成时间约 {f.hours_days(p['hours'])}，{_gpus(p['gpus'], True)}，MFU {p['mfu']:.2f}"
             text += f"，约每秒 {f.int(tps)} token" if tps else ""
             if job is not None:
                 text += f"；任务费用 {f.money(job, p.get('currency'))}" + ("（含竞价实例的预期返工）" if p.get("spot") else "")
             return text
-        text = f"time to finish ≈ {f.hours(p['hours'])} ({f.days(p['days'])}) on {_gpus(p['gpus'], False)} at MFU {p['mfu']:.2f}"
+        text = f"time to finish ≈ {f.hours_days(p['hours'])} on {_gpus(p['gpus'], False)} at MFU {p['mfu']:.2f}"
         text += f", about {f.int(tps)} tokens/s" if tps else ""
         if job is not None:
             text += f"; job cost {f.money(job, p.get('currency'))}" + (" incl. expected spot rework" if p.get("spot") else "")
