@@ -25,6 +25,7 @@ minus the weights, and a maximum-throughput batch is 256 sequences.
     python benchmarks/serving.py --without-round8             # the report without the round-8 held-out rows
     python benchmarks/serving.py --without-round9             # the report without the round-9 held-out rows
     python benchmarks/serving.py --without-round10            # the report without the round-10 held-out rows
+    python benchmarks/serving.py --without-round11            # the report without the round-11 held-out rows
 
 `--calibrate` reads the calibration files only (FIT_SPLITS); it prints the fitted constants to copy into
 tools/serving_profiles.py. `--calibrate-moe` and `--calibrate-tp` read the calibration files and the spent rounds
@@ -43,8 +44,12 @@ kept verbatim as ROUND8_EVALUATION; `--without-round8` leaves it unread) and rou
 split, read by no fitter, frozen by digest at commit e101d9f and evaluated once after commit ab3ed60, pooled, per
 source and per page of the SGLang cookbook, spent since; its one evaluation is kept verbatim as ROUND9_EVALUATION;
 `--without-round9` leaves it unread) and round 10 (`heldout10_*.yaml`: its own split, read by no fitter, frozen by
-digest at commit de149b1 and evaluated once on the estimator of commit ab3ed60, pooled and per source; its one
-evaluation is kept verbatim as ROUND10_EVALUATION; `--without-round10` leaves it unread). See
+digest at commit de149b1 and evaluated once on the estimator of commit ab3ed60, pooled and per source, spent since;
+its one evaluation is kept verbatim as ROUND10_EVALUATION; `--without-round10` leaves it unread) and round 11
+(`heldout11_*.yaml`: its own split, read by no fitter, frozen by digest at commit 8640aae and evaluated once on the
+estimator of commit ab3ed60, pooled and per source, KLsatorlac2's batch wall times read apart; its one evaluation is
+kept verbatim as ROUND11_EVALUATION; `--without-round11` leaves it unread). Rounds 10 and 11 are rendered by one
+function (`pooled_round_targets`, `findings_pooled_round`, `one_evaluation_section`) from a `PooledRound` each. See
 tests/data/serving/README.md and errata.yaml.
 """
 
@@ -215,7 +220,9 @@ class Split(str, Enum):
     heldout7 = "heldout7"  # round 7: frozen by digest (25bfbbc), evaluated once after ad82352 (2026-12-02), spent since
     heldout8 = "heldout8"  # round 8: frozen by digest (58732c8), evaluated once after 443df97 (2026-12-02), spent since
     heldout9 = "heldout9"  # round 9: frozen by digest (e101d9f), evaluated once after ab3ed60 (2026-12-02), spent since
-    heldout10 = "heldout10"  # round 10: frozen by digest (de149b1), evaluated once on ab3ed60's estimator (2026-12-03)
+    heldout10 = "heldout10"  # round 10: frozen by digest (de149b1), evaluated once on ab3ed60's estimator (2026-12-03),
+    # spent since
+    heldout11 = "heldout11"  # round 11: frozen by digest (8640aae), evaluated once on ab3ed60's estimator (2026-12-03)
 
 
 SPLIT_LABEL = {Split.calibration: "calibration", Split.heldout1: "held out, round 1 (spent)",
@@ -223,12 +230,13 @@ SPLIT_LABEL = {Split.calibration: "calibration", Split.heldout1: "held out, roun
                Split.heldout4: "held out, round 4 (spent)", Split.heldout5: "held out, round 5 (spent)",
                Split.heldout6: "held out, round 6 (spent)", Split.heldout7: "held out, round 7 (spent)",
                Split.heldout8: "held out, round 8 (spent)", Split.heldout9: "held out, round 9 (spent)",
-               Split.heldout10: "held out, round 10"}
+               Split.heldout10: "held out, round 10 (spent)", Split.heldout11: "held out, round 11"}
 SPLIT_SHORT = {Split.calibration: "calib.", Split.heldout1: "held out 1 (spent)", Split.heldout2: "held out 2 (spent)",
                Split.heldout3: "held out 3 (spent)", Split.heldout4: "held out 4 (spent)",
                Split.heldout5: "held out 5 (spent)", Split.heldout6: "held out 6 (spent)",
                Split.heldout7: "held out 7 (spent)", Split.heldout8: "held out 8 (spent)",
-               Split.heldout9: "held out 9 (spent)", Split.heldout10: "held out 10"}
+               Split.heldout9: "held out 9 (spent)", Split.heldout10: "held out 10 (spent)",
+               Split.heldout11: "held out 11"}
 # Rounds that have been evaluated and studied (issue 11: "spent and may now calibrate"): they choose mechanisms and
 # are reported as checks. The fitters still read the calibration files only (FIT_SPLITS): a fit on the spent rounds
 # too, each source weighted once, was measured on 2026-12-01 (benchmarks/serving.md, "Round 2 spent", lead 5) and moved
@@ -251,9 +259,12 @@ SPLIT_SHORT = {Split.calibration: "calib.", Split.heldout1: "held out 1 (spent)"
 # the change after it (ab3ed60: vLLM's async scheduling, no constant) read it. Like rounds 5-7 it is not in SPENT.
 # Round 9 (`heldout9_*`) is spent since its one evaluation (2026-12-02; ROUND9_EVALUATION keeps it verbatim): its
 # figures have been printed in benchmarks/serving.md and read since, and it is relabelled so when round 10 is placed.
-# Like rounds 5-8 it is not in SPENT. Round 10 (`heldout10_*`) is the held-out test of the estimator as it stood at
-# its freeze (frozen by digest at de149b1; no serving code or constant changed since ab3ed60): no fitter reads it, and
-# it is not spent until a change reads its evaluation (ROUND10_EVALUATION).
+# Like rounds 5-8 it is not in SPENT. Round 10 (`heldout10_*`) is spent since its one evaluation (2026-12-03;
+# ROUND10_EVALUATION keeps it verbatim): its figures have been printed in benchmarks/serving.md and read since, and it
+# is relabelled so when round 11 is placed. Like rounds 5-9 it is not in SPENT. Round 11 (`heldout11_*`) is the
+# held-out test of the estimator as it stood at its freeze (frozen by digest at 8640aae; no serving code or constant
+# changed since ab3ed60): no fitter reads it, and it is not spent until a change reads its evaluation
+# (ROUND11_EVALUATION).
 SPENT = (Split.heldout1, Split.heldout2, Split.heldout3, Split.heldout4)
 FIT_SPLITS = (Split.calibration,)
 MOE_FIT_SPLITS = (Split.calibration, *SPENT)
@@ -446,13 +457,14 @@ class Row:
 
 def evaluate(catalog: Catalog, heldout: bool | None = None, round2: bool = True, round3: bool = True,
              round4: bool = True, round5: bool = True, round6: bool = True, round7: bool = True,
-             round8: bool = True, round9: bool = True, round10: bool = True) -> list[Row]:
-    """Every measured figure beside its prediction; `round2=False` … `round10=False` leave that round's files
+             round8: bool = True, round9: bool = True, round10: bool = True, round11: bool = True) -> list[Row]:
+    """Every measured figure beside its prediction; `round2=False` … `round11=False` leave that round's files
     unread."""
     rows = []
     skip = {Split.heldout2: not round2, Split.heldout3: not round3, Split.heldout4: not round4,
             Split.heldout5: not round5, Split.heldout6: not round6, Split.heldout7: not round7,
-            Split.heldout8: not round8, Split.heldout9: not round9, Split.heldout10: not round10}
+            Split.heldout8: not round8, Split.heldout9: not round9, Split.heldout10: not round10,
+            Split.heldout11: not round11}
     for file, held, _source, case in load_cases():
         split = split_of(DATA / file)
         if (heldout is not None and held != heldout) or skip.get(split, False):
@@ -2144,24 +2156,171 @@ def _relabelled_round9(lines: list[str]) -> list[str]:
     """ROUND9_EVALUATION's target lines under round 9's label now that it is spent (the figures untouched): what the
     live section prints when no predicted figure has changed. Every round-9 target line (pooled, per source, per
     cookbook page) starts with the round's label."""
-    return _relabelled(lines, {"- held out, round 9, ": f"- {SPLIT_LABEL[Split.heldout9]}, "})
+    return _relabelled_as_spent(Split.heldout9, lines)
 
 
 def round9_section(rows: list[Row]) -> list[str]:
     """Round 9's section: the collector's caveats, then its one evaluation (ROUND9_EVALUATION, verbatim), then this
     commit's figures under "Since round 9's evaluation" (round 9 is spent: its evaluation has been printed and read)."""
-    live = [*round9_targets(rows), "", *findings_round9(rows)]
-    out = ["### Round 9: its one evaluation", "", *ROUND9_CAVEATS, ""]
-    if not ROUND9_EVALUATION:
-        return [*out, "The one run with the files in place (the estimator of commit ab3ed60):", "", *live, ""]
-    out += ["As that run printed it (2026-12-02, the estimator of commit ab3ed60), kept verbatim:", "",
-            *ROUND9_EVALUATION, "", ROUND9_SINCE_HEADING, "",
-            "Round 9 is spent since that evaluation (its figures have been printed here and read since; relabelled "
-            "when round 10 was placed); its figures with this commit's estimator, errata applied:", ""]
-    if live == _relabelled_round9(ROUND9_EVALUATION):
-        return [*out, "The same figures as its one evaluation above, now labelled \"(spent)\" (no predicted figure has "
-                "changed since).", ""]
+    return one_evaluation_section(Split.heldout9, ROUND9_CAVEATS, ROUND9_EVALUATION, ROUND9_SINCE_HEADING, "2026-12-02",
+                                  "ab3ed60", [*round9_targets(rows), "", *findings_round9(rows)])
+
+
+def one_evaluation_section(split: Split, caveats: list[str], evaluation: list[str], since_heading: str, date: str,
+                           commit: str, live: list[str]) -> list[str]:
+    """A round's section once it has been evaluated (rounds 9-11): the collector's caveats, then its one evaluation
+    (`evaluation`, verbatim), then this commit's figures under `since_heading`. A spent round (its label ends in
+    "(spent)": its figures have been printed and read since) compares its live lines with the frozen ones relabelled;
+    while `evaluation` is empty (before that run) the live lines are printed alone."""
+    n = _round_number(split)
+    out = [f"### Round {n}: its one evaluation", "", *caveats, ""]
+    if not evaluation:
+        return [*out, f"The one run with the files in place (the estimator of commit {commit}):", "", *live, ""]
+    out += [f"As that run printed it ({date}, the estimator of commit {commit}), kept verbatim:", "",
+            *evaluation, "", since_heading, ""]
+    if SPLIT_LABEL[split].endswith("(spent)"):
+        out += [f"Round {n} is spent since that evaluation (its figures have been printed here and read since; "
+                f"relabelled when round {n + 1} was placed); its figures with this commit's estimator, errata applied:",
+                ""]
+        if live == _relabelled_as_spent(split, evaluation):
+            return [*out, "The same figures as its one evaluation above, now labelled \"(spent)\" (no predicted figure "
+                    "has changed since).", ""]
+        return [*out, *live, ""]
+    out += ["Its figures with this commit's estimator, errata applied:", ""]
+    if live == evaluation:
+        return [*out, "The same figures as its one evaluation above (no predicted figure has changed since).", ""]
     return [*out, *live, ""]
+
+
+def _round_number(split: Split) -> int:
+    return int(split.value.removeprefix("heldout"))
+
+
+def _relabelled_as_spent(split: Split, lines: list[str]) -> list[str]:
+    """A frozen evaluation's target lines under the round's present label (the figures untouched): every target line
+    of rounds 9-11 (pooled, per source, per page, read apart) starts with the label the round had when it ran."""
+    return _relabelled(lines, {f"- held out, round {_round_number(split)}, ": f"- {SPLIT_LABEL[split]}, "})
+
+
+# ------------------------------------------------------------------ rounds 10 and 11: reported pooled and per source
+
+@dataclasses.dataclass(frozen=True)
+class ReadApart:
+    """Figures of a round that its freeze set apart (one metric of one file): given their own target line and their
+    own row in each table, and left out of the pooled and per-source readings."""
+    label: str
+    file: str
+    metric: Metric
+    what: str  # what the figures are, for the round's summary line
+
+    def holds(self, r: Row) -> bool:
+        return r.file == self.file and r.metric == self.metric
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class PooledRound:
+    """A held-out round reported pooled and per source (decided at its freeze), latency also per statistic, with the
+    median and the shares within 25 % and 50 %, beside the naive roofline (round 7's shares and the shared table
+    helpers); `apart`: figures its freeze set apart. Rounds 10 and 11 are rendered from one each."""
+    split: Split
+    lead_file: str  # the source that carries most of the round's cases
+    lead_name: str  # how the round's summary line names it
+    caveats: list[str]
+    evaluation: list[str]
+    since_heading: str
+    date: str  # of its one evaluation
+    commit: str  # the estimator it ran on
+    apart: tuple[ReadApart, ...] = ()
+    misses_shown: int = 3  # the largest misses shown per source, by |log error|
+
+    @property
+    def number(self) -> int:
+        return _round_number(self.split)
+
+    def rows(self, rows: list[Row]) -> list[Row]:
+        return [r for r in rows if r.split == self.split]
+
+    def read_apart(self, r: Row) -> bool:
+        return any(g.holds(r) for g in self.apart)
+
+    def apart_groups(self, sel: list[Row]) -> list[tuple[str, list[Row]]]:
+        return [(f"{g.label} (read apart)", [r for r in sel if g.holds(r)]) for g in self.apart]
+
+
+def pooled_round_targets(spec: PooledRound, rows: list[Row]) -> list[str]:
+    """A pooled round's target lines: pooled, then per source file (both decided at its freeze), then each group of
+    figures read apart; the pooled and per-source lines leave those out."""
+    sel = spec.rows(rows)
+    main = [r for r in sel if not spec.read_apart(r)]
+    name = SPLIT_LABEL[spec.split]
+    lines = targets([r for r in rows if not (r.split == spec.split and spec.read_apart(r))], spec.split,
+                    by_statistic=True)
+    for f in sorted({r.file for r in main}):
+        lines += targets([r for r in main if r.file == f], spec.split, by_statistic=True,
+                         label=f"{name}, source {source_name(f)}")
+    for label, group in spec.apart_groups(sel):
+        lines += targets(group, spec.split, by_statistic=True, label=f"{name}, {label}")
+    return lines
+
+
+def findings_pooled_round(spec: PooledRound, rows: list[Row]) -> list[str]:
+    """A pooled round's evaluation, computed from the rows: per source and pooled, pooled and per source by metric
+    category and statistic, by metric and statistic per source, the largest misses per source, and every figure, the
+    naive roofline beside each (nothing here is typed in by hand); the figures read apart have their own rows."""
+    sel = spec.rows(rows)
+    if not sel:
+        return []
+    n = spec.number
+    files = sorted({r.file for r in sel})
+    main = [r for r in sel if not spec.read_apart(r)]
+    lead = [r for r in sel if r.file == spec.lead_file]
+    sources = _by_file(main, sorted({r.file for r in main}))
+    apart = spec.apart_groups(sel)
+    lat = [r for r in sel if r.metric.category == "latency"]
+    stats = sorted({r.statistic for r in lat}, key=LATENCY_STATISTICS.index)
+    kv = [r for r in sel if r.metric.category == "kv"]
+    by_stat = ", ".join(f"{sum(r.statistic == s for r in lat)} {s}" for s in stats) or "none"
+    told_apart = "".join(
+        f" Read apart (decided at the freeze): {label}, {len(group)} figures ({g.metric.value} of "
+        f"{source_name(g.file)}: {g.what}), not pooled with the round's latency figures nor with its source's."
+        for g, (label, group) in zip(spec.apart, apart))
+    return [
+        f"Round {n}: {len({r.case.id for r in sel})} cases, {len(sel)} figures from {len(files)} files "
+        f"({len({r.case.gpu for r in sel})} GPU types: {', '.join(sorted({r.case.gpu for r in sel}))}; engines "
+        f"{', '.join(sorted({r.case.engine.value for r in sel}))}); {spec.lead_name} ({source_name(spec.lead_file)}) "
+        f"carries {len({r.case.id for r in lead})} cases, {len(lead)} figures. Latency figures by statistic: "
+        f"{by_stat} (the estimator predicts means). "
+        + (f"KV capacity: {len(kv)} figures." if kv else "KV capacity: no figure in this round.") + told_apart,
+        "",
+        "Each cell: median error (median signed error) · figures; *within 25 % / 50 %*: figures whose error is at "
+        "most that; *naive*: the naive roofline's median error on the same figures; KV: figures within 5 % (the naive "
+        "roofline's in brackets).",
+        "",
+        "By source (file), and pooled:" if not apart else
+        "By source (file), and pooled, without the figures read apart; then those figures:",
+        "",
+        *_share_table([*sources, (f"round {n}, pooled", main), *apart], "source"),
+        "",
+        "Pooled and per source, by metric category and statistic (as the sources publish them; the estimator predicts "
+        "means):",
+        "",
+        *_category_statistic_table([(f"round {n}", main), *sources, *apart]),
+        "",
+        "By source, metric and statistic:",
+        "",
+        *_metric_statistic_rows([*sources, *apart]),
+        "",
+        *_misses_rows([*sources, *apart], spec.misses_shown),
+        "",
+        *_every_figure_table(sel),
+    ]
+
+
+def pooled_round_section(spec: PooledRound, rows: list[Row]) -> list[str]:
+    """A pooled round's section (`one_evaluation_section` over its targets and findings)."""
+    live = [*pooled_round_targets(spec, rows), "", *findings_pooled_round(spec, rows)]
+    return one_evaluation_section(spec.split, spec.caveats, spec.evaluation, spec.since_heading, spec.date,
+                                  spec.commit, live)
 
 
 # ------------------------------------------------------------------ round 10 (held out: frozen by digest at de149b1)
@@ -2178,58 +2337,12 @@ ROUND10_MISSES_SHOWN = 3  # the largest misses shown per source, by |log error|
 
 def round10_targets(rows: list[Row]) -> list[str]:
     """Round 10's target lines: pooled, then per source file (both decided at the freeze)."""
-    r10 = [r for r in rows if r.split == Split.heldout10]
-    name = SPLIT_LABEL[Split.heldout10]
-    lines = targets(rows, Split.heldout10, by_statistic=True)
-    for f in sorted({r.file for r in r10}):
-        lines += targets([r for r in r10 if r.file == f], Split.heldout10, by_statistic=True,
-                         label=f"{name}, source {source_name(f)}")
-    return lines
+    return pooled_round_targets(ROUND10, rows)
 
 
 def findings_round10(rows: list[Row]) -> list[str]:
-    """Round 10's evaluation, computed from the rows: per source and pooled, pooled and per source by metric category
-    and statistic, by metric and statistic per source, the largest misses per source, and every figure, the naive
-    roofline beside each (nothing here is typed in by hand)."""
-    r10 = [r for r in rows if r.split == Split.heldout10]
-    if not r10:
-        return []
-    files = sorted({r.file for r in r10})
-    blog = [r for r in r10 if r.file == ROUND10_BLOG_FILE]
-    sources = _by_file(r10, files)
-    lat = [r for r in r10 if r.metric.category == "latency"]
-    stats = sorted({r.statistic for r in lat}, key=LATENCY_STATISTICS.index)
-    kv = [r for r in r10 if r.metric.category == "kv"]
-    by_stat = ", ".join(f"{sum(r.statistic == s for r in lat)} {s}" for s in stats) or "none"
-    return [
-        f"Round 10: {len({r.case.id for r in r10})} cases, {len(r10)} figures from {len(files)} files "
-        f"({len({r.case.gpu for r in r10})} GPU types: {', '.join(sorted({r.case.gpu for r in r10}))}; engines "
-        f"{', '.join(sorted({r.case.engine.value for r in r10}))}); the blog ({source_name(ROUND10_BLOG_FILE)}) "
-        f"carries {len({r.case.id for r in blog})} cases, {len(blog)} figures. Latency figures by statistic: "
-        f"{by_stat} (the estimator predicts means). "
-        + (f"KV capacity: {len(kv)} figures." if kv else "KV capacity: no figure in this round."),
-        "",
-        "Each cell: median error (median signed error) · figures; *within 25 % / 50 %*: figures whose error is at "
-        "most that; *naive*: the naive roofline's median error on the same figures; KV: figures within 5 % (the naive "
-        "roofline's in brackets).",
-        "",
-        "By source (file), and pooled:",
-        "",
-        *_share_table([*sources, ("round 10, pooled", r10)], "source"),
-        "",
-        "Pooled and per source, by metric category and statistic (as the sources publish them; the estimator predicts "
-        "means):",
-        "",
-        *_category_statistic_table([("round 10", r10), *sources]),
-        "",
-        "By source, metric and statistic:",
-        "",
-        *_metric_statistic_table(r10, files),
-        "",
-        *_misses_table(r10, files, ROUND10_MISSES_SHOWN),
-        "",
-        *_every_figure_table(r10),
-    ]
+    """Round 10's evaluation, computed from the rows (`findings_pooled_round`)."""
+    return findings_pooled_round(ROUND10, rows)
 
 
 # Round 10's one evaluation as that run printed it (2026-12-03 11:45 UTC, the estimator of commit ab3ed60 at HEAD
@@ -2378,19 +2491,188 @@ ROUND10_CAVEATS = [
 ROUND10_SINCE_HEADING = "### Since round 10's evaluation: round 10 with this commit's estimator"
 
 
+ROUND10 = PooledRound(Split.heldout10, ROUND10_BLOG_FILE, "the blog", ROUND10_CAVEATS, ROUND10_EVALUATION,
+                      ROUND10_SINCE_HEADING, "2026-12-03", "ab3ed60", misses_shown=ROUND10_MISSES_SHOWN)
+
+
 def round10_section(rows: list[Row]) -> list[str]:
     """Round 10's section: the collector's caveats, then its one evaluation (ROUND10_EVALUATION, verbatim), then this
-    commit's figures under "Since round 10's evaluation"."""
-    live = [*round10_targets(rows), "", *findings_round10(rows)]
-    out = ["### Round 10: its one evaluation", "", *ROUND10_CAVEATS, ""]
-    if not ROUND10_EVALUATION:
-        return [*out, "The one run with the files in place (the estimator of commit ab3ed60):", "", *live, ""]
-    out += ["As that run printed it (2026-12-03, the estimator of commit ab3ed60), kept verbatim:", "",
-            *ROUND10_EVALUATION, "", ROUND10_SINCE_HEADING, "",
-            "Its figures with this commit's estimator, errata applied:", ""]
-    if live == ROUND10_EVALUATION:
-        return [*out, "The same figures as its one evaluation above (no predicted figure has changed since).", ""]
-    return [*out, *live, ""]
+    commit's figures under "Since round 10's evaluation" (round 10 is spent: its evaluation has been printed and
+    read)."""
+    return pooled_round_section(ROUND10, rows)
+
+
+# ------------------------------------------------------------------ round 11 (held out: frozen by digest at 8640aae)
+
+# Decided at the freeze (tests/data/held_out_freezes.md, "Session 13"), before any evaluation: round 11 is reported
+# pooled and per source (Livinfly carries 13 of its 27 cases); it has no KV reading (no KV case); the KLsatorlac2 E2E
+# figures are whole offline-batch wall times and are reported apart from the throughput figures: here they are one
+# group read apart (their own target line and table rows), left out of the pooled and per-source latency readings.
+# Rendered as round 10 is (`PooledRound`): latency also per statistic, the median and the shares within 25 % and 50 %,
+# beside the naive roofline.
+ROUND11_LIVINFLY_FILE = "heldout11_livinfly_vllm_a100_pcie_40gb.yaml"
+ROUND11_KLS_FILE = "heldout11_klsatorlac2_vllm_t4.yaml"
+ROUND11_BATCH_WALL_TIMES = ReadApart("KLsatorlac2's batch wall times", ROUND11_KLS_FILE, Metric.e2e_ms,
+                                     "each the wall time of one offline LLM.generate batch")
+ROUND11_MISSES_SHOWN = 3  # the largest misses shown per source (and for the figures read apart), by |log error|
+
+
+# Round 11's one evaluation as that run printed it (2026-12-03 14:34 UTC, the estimator of commit ab3ed60 at HEAD
+# 1aa974b, the files placed byte-identical to the freeze record of 8640aae in 8771c3b): its target lines and findings
+# (`pooled_round_targets` and `findings_pooled_round` of ROUND11), copied from that run's benchmarks/serving.md and not
+# edited. While empty (before that run), the report printed the live section alone.
+ROUND11_EVALUATION: list[str] = [
+    '- held out, round 11, throughput: median error 22.7% over 31 figures — target ≤ 25 %: **met**.',
+    '- held out, round 11, latency: median error 29.4% over 10 figures — target ≤ 25 %: **missed**.',
+    '  - of which mean figures (as the source publishes them; the estimator predicts means): median error 29.4% over 10 figures — target ≤ 25 %: **missed**.',
+    '- held out, round 11, source jan_trtllm_vs_llamacpp, throughput: median error 24.6% over 2 figures — target ≤ 25 %: **met**.',
+    '- held out, round 11, source klsatorlac2_vllm_t4, throughput: median error 48.0% over 12 figures — target ≤ 25 %: **missed**.',
+    '- held out, round 11, source livinfly_vllm_a100_pcie_40gb, throughput: median error 8.2% over 17 figures — target ≤ 25 %: **met**.',
+    '- held out, round 11, source livinfly_vllm_a100_pcie_40gb, latency: median error 29.4% over 10 figures — target ≤ 25 %: **missed**.',
+    '  - of which mean figures (as the source publishes them; the estimator predicts means): median error 29.4% over 10 figures — target ≤ 25 %: **missed**.',
+    "- held out, round 11, KLsatorlac2's batch wall times (read apart), latency: median error 32.6% over 11 figures — target ≤ 25 %: **missed**.",
+    '  - of which single figures (as the source publishes them; the estimator predicts means): median error 32.6% over 11 figures — target ≤ 25 %: **missed**.',
+    '',
+    "Round 11: 27 cases, 52 figures from 3 files (4 GPU types: A100-40GB-PCIe, RTX-3090, RTX-4090, T4; engines llamacpp, transformers, vllm); Livinfly (livinfly_vllm_a100_pcie_40gb) carries 13 cases, 27 figures. Latency figures by statistic: 10 mean, 11 single (the estimator predicts means). KV capacity: no figure in this round. Read apart (decided at the freeze): KLsatorlac2's batch wall times (read apart), 11 figures (e2e_ms of klsatorlac2_vllm_t4: each the wall time of one offline LLM.generate batch), not pooled with the round's latency figures nor with its source's.",
+    '',
+    "Each cell: median error (median signed error) · figures; *within 25 % / 50 %*: figures whose error is at most that; *naive*: the naive roofline's median error on the same figures; KV: figures within 5 % (the naive roofline's in brackets).",
+    '',
+    'By source (file), and pooled, without the figures read apart; then those figures:',
+    '',
+    '| source | cases | throughput: ours (signed) · figures | within 25 % | within 50 % | naive | latency: ours (signed) · figures | within 25 % | within 50 % | naive | KV within 5 % |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| jan_trtllm_vs_llamacpp | 2 | 24.6% (+24.6%) · 2 | 1/2 | 2/2 | 132.1% | — | — | — | — | — |',
+    '| klsatorlac2_vllm_t4 | 12 | 48.0% (+48.0%) · 12 | 2/12 | 7/12 | 186.5% | — | — | — | — | — |',
+    '| livinfly_vllm_a100_pcie_40gb | 13 | 8.2% (+8.2%) · 17 | 14/17 | 16/17 | 82.1% | 29.4% (-29.4%) · 10 | 4/10 | 10/10 | 72.7% | — |',
+    '| round 11, pooled | 27 | 22.7% (+22.7%) · 31 | 17/31 | 25/31 | 137.9% | 29.4% (-29.4%) · 10 | 4/10 | 10/10 | 72.7% | — |',
+    "| KLsatorlac2's batch wall times (read apart) | 11 | — | — | — | — | 32.6% (-32.6%) · 11 | 3/11 | 10/11 | 72.9% | — |",
+    '',
+    'Pooled and per source, by metric category and statistic (as the sources publish them; the estimator predicts means):',
+    '',
+    '| pooled | category | statistic | figures | ours: median (signed) | ours within 25 % (KV: 5 %) | ours within 50 % | naive | naive within 25 % (KV: 5 %) |',
+    '|---|---|---|---|---|---|---|---|---|',
+    '| round 11 | throughput | single | 31 | 22.7% (+22.7%) · 31 | 17/31 | 25/31 | 137.9% | 0/31 |',
+    '| round 11 | latency | mean | 10 | 29.4% (-29.4%) · 10 | 4/10 | 10/10 | 72.7% | 0/10 |',
+    '| jan_trtllm_vs_llamacpp | throughput | single | 2 | 24.6% (+24.6%) · 2 | 1/2 | 2/2 | 132.1% | 0/2 |',
+    '| klsatorlac2_vllm_t4 | throughput | single | 12 | 48.0% (+48.0%) · 12 | 2/12 | 7/12 | 186.5% | 0/12 |',
+    '| livinfly_vllm_a100_pcie_40gb | throughput | single | 17 | 8.2% (+8.2%) · 17 | 14/17 | 16/17 | 82.1% | 0/17 |',
+    '| livinfly_vllm_a100_pcie_40gb | latency | mean | 10 | 29.4% (-29.4%) · 10 | 4/10 | 10/10 | 72.7% | 0/10 |',
+    "| KLsatorlac2's batch wall times (read apart) | latency | single | 11 | 32.6% (-32.6%) · 11 | 3/11 | 10/11 | 72.9% | 0/11 |",
+    '',
+    'By source, metric and statistic:',
+    '',
+    '| source | metric | statistic | figures | ours: median (signed) | ours within 25 % (KV: 5 %) | ours within 50 % | naive | naive within 25 % (KV: 5 %) |',
+    '|---|---|---|---|---|---|---|---|---|',
+    '| jan_trtllm_vs_llamacpp | decode_tok_s | single | 2 | 24.6% (+24.6%) · 2 | 1/2 | 2/2 | 132.1% | 0/2 |',
+    '| klsatorlac2_vllm_t4 | output_tok_s | single | 12 | 48.0% (+48.0%) · 12 | 2/12 | 7/12 | 186.5% | 0/12 |',
+    '| livinfly_vllm_a100_pcie_40gb | output_tok_s | single | 13 | 7.9% (+7.9%) · 13 | 10/13 | 12/13 | 80.1% | 0/13 |',
+    '| livinfly_vllm_a100_pcie_40gb | req_s | single | 4 | 14.5% (+14.5%) · 4 | 4/4 | 4/4 | 310.0% | 0/4 |',
+    '| livinfly_vllm_a100_pcie_40gb | ttft_ms | mean | 5 | 32.2% (-32.2%) · 5 | 2/5 | 5/5 | 79.8% | 0/5 |',
+    '| livinfly_vllm_a100_pcie_40gb | tpot_ms | mean | 5 | 26.7% (-26.7%) · 5 | 2/5 | 5/5 | 57.6% | 0/5 |',
+    "| KLsatorlac2's batch wall times (read apart) | e2e_ms | single | 11 | 32.6% (-32.6%) · 11 | 3/11 | 10/11 | 72.9% | 0/11 |",
+    '',
+    'The largest misses per source (up to 3, by |log error|):',
+    '',
+    '| source | case | metric | statistic | measured | predicted | error | naive error |',
+    '|---|---|---|---|---|---|---|---|',
+    '| jan_trtllm_vs_llamacpp | jan-llamacpp-b2249-rtx3090-mistral7b-q4km-bs1 | decode_tok_s | single | 88.70 | 115 | +29.6% | +137.9% |',
+    '| jan_trtllm_vs_llamacpp | jan-llamacpp-b2249-rtx4090-mistral7b-q4km-bs1 | decode_tok_s | single | 100 | 120 | +19.6% | +126.3% |',
+    '| klsatorlac2_vllm_t4 | kls-vllm085v0-t4-qwen25-1.5b-fp16-p16384-o64-bs1 | output_tok_s | single | 11.11 | 22.67 | +104.1% | +312.7% |',
+    '| klsatorlac2_vllm_t4 | kls-hf-transformers-t4-qwen25-1.5b-fp16-bs1-p11-o64 | output_tok_s | single | 22.53 | 39.65 | +76.0% | +359.6% |',
+    '| klsatorlac2_vllm_t4 | kls-vllm085v0-t4-qwen25-1.5b-awq-bs16-p11-o64 | output_tok_s | single | 957 | 1,662 | +73.7% | +349.9% |',
+    '| livinfly_vllm_a100_pcie_40gb | livinfly-vllm091v0-a100pcie40-dsr1-qwen3-8b-rand1024-1024-rr2 | ttft_ms | mean | 157 | 83.59 | -46.6% | -82.7% |',
+    '| livinfly_vllm_a100_pcie_40gb | livinfly-vllm091v0-a100pcie40-mistral7b-rand1024-1024-rr2 | ttft_ms | mean | 152 | 83.17 | -45.4% | -84.3% |',
+    '| livinfly_vllm_a100_pcie_40gb | livinfly-vllm091v0-a100pcie40-mistral7b-rand1024-1024-rr4 | tpot_ms | mean | 46.33 | 26.93 | -41.9% | -79.9% |',
+    "| KLsatorlac2's batch wall times (read apart) | kls-vllm085v0-t4-qwen25-1.5b-fp16-p16384-o64-bs1 | e2e_ms | single | 5,760 | 2,823 | -51.0% | -75.8% |",
+    "| KLsatorlac2's batch wall times (read apart) | kls-hf-transformers-t4-qwen25-1.5b-fp16-bs1-p11-o64 | e2e_ms | single | 2,841 | 1,614 | -43.2% | -78.2% |",
+    "| KLsatorlac2's batch wall times (read apart) | kls-vllm085v0-t4-qwen25-1.5b-awq-bs16-p11-o64 | e2e_ms | single | 1,070 | 616 | -42.4% | -78.5% |",
+    '',
+    'Per case (every figure; signed errors):',
+    '',
+    '| source | case | engine | GPU × n (TP) | model, weights, KV | in / out | load | metric | statistic | measured | predicted | error | naive | naive error |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| jan_trtllm_vs_llamacpp | [jan-llamacpp-b2249-rtx3090-mistral7b-q4km-bs1](https://github.com/janhq/jan/blob/003598204e085255b8af68b6ee7da15c9b10e517/docs/src/pages/post/benchmarking-nvidia-tensorrt-llm.mdx) | llamacpp | RTX-3090 × 1 (1) | mistral-7b, q4_k_m, auto | 2048 / 512 | batch 1 | decode_tok_s | single | 88.70 | 115 | +29.6% | 211 | +137.9% |',
+    '| jan_trtllm_vs_llamacpp | [jan-llamacpp-b2249-rtx4090-mistral7b-q4km-bs1](https://github.com/janhq/jan/blob/003598204e085255b8af68b6ee7da15c9b10e517/docs/src/pages/post/benchmarking-nvidia-tensorrt-llm.mdx) | llamacpp | RTX-4090 × 1 (1) | mistral-7b, q4_k_m, auto | 2048 / 512 | batch 1 | decode_tok_s | single | 100 | 120 | +19.6% | 227 | +126.3% |',
+    '| klsatorlac2_vllm_t4 | [kls-hf-transformers-t4-qwen25-1.5b-fp16-bs1-p11-o64](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | transformers | T4 × 1 (1) | qwen2.5-1.5b, fp16, auto | 11 / 64 | batch 1 | output_tok_s | single | 22.53 | 39.65 | +76.0% | 104 | +359.6% |',
+    '| klsatorlac2_vllm_t4 | [kls-hf-transformers-t4-qwen25-1.5b-fp16-bs1-p11-o64](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | transformers | T4 × 1 (1) | qwen2.5-1.5b, fp16, auto | 11 / 64 | batch 1 | e2e_ms | single | 2,841 | 1,614 | -43.2% | 618 | -78.2% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-2xt4-qwen25-1.5b-fp16-tp2-p512-o64-bs64](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 2 (2) | qwen2.5-1.5b, fp16, auto | 512 / 64 | batch 64 | output_tok_s | single | 775 | 805 | +3.9% | 3,768 | +386.4% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-2xt4-qwen25-1.5b-fp16-tp2-p512-o64-bs64](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 2 (2) | qwen2.5-1.5b, fp16, auto | 512 / 64 | batch 64 | e2e_ms | single | 5,287 | 5,089 | -3.7% | 321 | -93.9% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-t4-qwen25-1.5b-awq-bs16-p11-o64](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 1 (1) | qwen2.5-1.5b, int4, auto | 11 / 64 | batch 16 | output_tok_s | single | 957 | 1,662 | +73.7% | 4,305 | +349.9% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-t4-qwen25-1.5b-awq-bs16-p11-o64](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 1 (1) | qwen2.5-1.5b, int4, auto | 11 / 64 | batch 16 | e2e_ms | single | 1,070 | 616 | -42.4% | 230 | -78.5% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-t4-qwen25-1.5b-fp16-bs1-p11-o64](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 1 (1) | qwen2.5-1.5b, fp16, auto | 11 / 64 | batch 1 | output_tok_s | single | 55.15 | 73.36 | +33.0% | 104 | +87.8% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-t4-qwen25-1.5b-fp16-bs1-p11-o64](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 1 (1) | qwen2.5-1.5b, fp16, auto | 11 / 64 | batch 1 | e2e_ms | single | 1,160 | 872 | -24.8% | 618 | -46.7% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-t4-qwen25-1.5b-fp16-bs16-p11-o64](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 1 (1) | qwen2.5-1.5b, fp16, auto | 11 / 64 | batch 16 | output_tok_s | single | 844 | 1,053 | +24.7% | 1,636 | +93.8% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-t4-qwen25-1.5b-fp16-bs16-p11-o64](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 1 (1) | qwen2.5-1.5b, fp16, auto | 11 / 64 | batch 16 | e2e_ms | single | 1,213 | 973 | -19.8% | 618 | -49.0% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-t4-qwen25-1.5b-fp16-p16384-o64-bs1](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 1 (1) | qwen2.5-1.5b, fp16, auto | 16384 / 64 | batch 1 | output_tok_s | single | 11.11 | 22.67 | +104.1% | 45.85 | +312.7% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-t4-qwen25-1.5b-fp16-p16384-o64-bs1](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 1 (1) | qwen2.5-1.5b, fp16, auto | 16384 / 64 | batch 1 | e2e_ms | single | 5,760 | 2,823 | -51.0% | 1,396 | -75.8% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-t4-qwen25-1.5b-fp16-p2048-o64-bs4](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 1 (1) | qwen2.5-1.5b, fp16, auto | 2048 / 64 | batch 4 | output_tok_s | single | 109 | 162 | +48.4% | 254 | +133.1% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-t4-qwen25-1.5b-fp16-p2048-o64-bs4](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 1 (1) | qwen2.5-1.5b, fp16, auto | 2048 / 64 | batch 4 | e2e_ms | single | 2,347 | 1,582 | -32.6% | 715 | -69.5% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-t4-qwen25-1.5b-fp16-p4096-o64-bs2](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 1 (1) | qwen2.5-1.5b, fp16, auto | 4096 / 64 | batch 2 | output_tok_s | single | 53.94 | 79.65 | +47.7% | 127 | +135.7% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-t4-qwen25-1.5b-fp16-p4096-o64-bs2](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 1 (1) | qwen2.5-1.5b, fp16, auto | 4096 / 64 | batch 2 | e2e_ms | single | 2,373 | 1,607 | -32.3% | 812 | -65.8% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-t4-qwen25-1.5b-fp16-p512-o64-64req-mns16](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 1 (1) | qwen2.5-1.5b, fp16, auto | 512 / 64 | max_throughput 64 | output_tok_s | single | 442 | 624 | +41.1% | 2,339 | +429.1% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-t4-qwen25-1.5b-fp16-p512-o64-bs16](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 1 (1) | qwen2.5-1.5b, fp16, auto | 512 / 64 | batch 16 | output_tok_s | single | 433 | 628 | +45.1% | 1,017 | +134.9% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-t4-qwen25-1.5b-fp16-p512-o64-bs16](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 1 (1) | qwen2.5-1.5b, fp16, auto | 512 / 64 | batch 16 | e2e_ms | single | 2,364 | 1,630 | -31.1% | 642 | -72.9% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-t4-qwen25-1.5b-fp16-p512-o64-bs64](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 1 (1) | qwen2.5-1.5b, fp16, auto | 512 / 64 | batch 64 | output_tok_s | single | 628 | 1,034 | +64.6% | 1,884 | +199.9% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-t4-qwen25-1.5b-fp16-p512-o64-bs64](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 1 (1) | qwen2.5-1.5b, fp16, auto | 512 / 64 | batch 64 | e2e_ms | single | 6,519 | 3,961 | -39.2% | 642 | -90.2% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-t4-qwen25-1.5b-fp16-p8192-o64-bs1](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 1 (1) | qwen2.5-1.5b, fp16, auto | 8192 / 64 | batch 1 | output_tok_s | single | 23.28 | 38.09 | +63.6% | 63.58 | +173.1% |',
+    '| klsatorlac2_vllm_t4 | [kls-vllm085v0-t4-qwen25-1.5b-fp16-p8192-o64-bs1](https://github.com/KLsatorlac2/vLLM-benchmark-lab/blob/3ad786d19f8f22f888666c7ab5aa212f38730971/docs/benchmark_report.md) | vllm | T4 × 1 (1) | qwen2.5-1.5b, fp16, auto | 8192 / 64 | batch 1 | e2e_ms | single | 2,749 | 1,680 | -38.9% | 1,007 | -63.4% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-dsr1-qwen3-8b-rand1024-1024-rr1](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/f7b9c79952de7475dd38e3b46593c0123b0dfb1d/benchmark/DeepSeek-R1-0528-Qwen3-8B/vllm_online_DeepSeek-R1-0528-Qwen3-8B.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | qwen3-8b, bf16, auto | 509 / 534 | request_rate 1 | output_tok_s | single | 528 | 534 | +1.1% | 94.48 | -82.1% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-dsr1-qwen3-8b-rand1024-1024-rr1](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/f7b9c79952de7475dd38e3b46593c0123b0dfb1d/benchmark/DeepSeek-R1-0528-Qwen3-8B/vllm_online_DeepSeek-R1-0528-Qwen3-8B.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | qwen3-8b, bf16, auto | 509 / 534 | request_rate 1 | ttft_ms | mean | 119 | 80.99 | -32.2% | 26.72 | -77.6% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-dsr1-qwen3-8b-rand1024-1024-rr1](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/f7b9c79952de7475dd38e3b46593c0123b0dfb1d/benchmark/DeepSeek-R1-0528-Qwen3-8B/vllm_online_DeepSeek-R1-0528-Qwen3-8B.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | qwen3-8b, bf16, auto | 509 / 534 | request_rate 1 | tpot_ms | mean | 20.88 | 15.31 | -26.7% | 10.53 | -49.5% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-dsr1-qwen3-8b-rand1024-1024-rr2](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/f7b9c79952de7475dd38e3b46593c0123b0dfb1d/benchmark/DeepSeek-R1-0528-Qwen3-8B/vllm_online_DeepSeek-R1-0528-Qwen3-8B.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | qwen3-8b, bf16, auto | 515 / 515 | request_rate 2 | output_tok_s | single | 973 | 1,030 | +5.9% | 188 | -80.7% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-dsr1-qwen3-8b-rand1024-1024-rr2](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/f7b9c79952de7475dd38e3b46593c0123b0dfb1d/benchmark/DeepSeek-R1-0528-Qwen3-8B/vllm_online_DeepSeek-R1-0528-Qwen3-8B.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | qwen3-8b, bf16, auto | 515 / 515 | request_rate 2 | ttft_ms | mean | 157 | 83.59 | -46.6% | 27.04 | -82.7% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-dsr1-qwen3-8b-rand1024-1024-rr2](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/f7b9c79952de7475dd38e3b46593c0123b0dfb1d/benchmark/DeepSeek-R1-0528-Qwen3-8B/vllm_online_DeepSeek-R1-0528-Qwen3-8B.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | qwen3-8b, bf16, auto | 515 / 515 | request_rate 2 | tpot_ms | mean | 27.97 | 18.29 | -34.6% | 10.53 | -62.3% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-dsr1-qwen3-8b-rand1024-1024-rr4](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/f7b9c79952de7475dd38e3b46593c0123b0dfb1d/benchmark/DeepSeek-R1-0528-Qwen3-8B/vllm_online_DeepSeek-R1-0528-Qwen3-8B.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | qwen3-8b, bf16, auto | 513 / 508 | request_rate 4 | output_tok_s | single | 1,812 | 2,032 | +12.2% | 372 | -79.5% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-dsr1-qwen3-8b-rand1024-1024-rr8](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/f7b9c79952de7475dd38e3b46593c0123b0dfb1d/benchmark/DeepSeek-R1-0528-Qwen3-8B/vllm_online_DeepSeek-R1-0528-Qwen3-8B.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | qwen3-8b, bf16, auto | 510 / 508 | request_rate 8 | output_tok_s | single | 1,773 | 2,666 | +50.4% | 730 | -58.8% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-mistral7b-rand1024-1024-burst1000](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/e13bb2cfcd0aa512daca87be34fca4ddf0d810de/benchmark/Mistral-7B-Instruct/vllm_offline_Mistral-7B-Instruct.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | mistral-7b, bf16, auto | 513 / 511 | max_throughput 1000 | output_tok_s | single | 2,406 | 2,952 | +22.7% | 10,750 | +346.8% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-mistral7b-rand1024-1024-burst1000](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/e13bb2cfcd0aa512daca87be34fca4ddf0d810de/benchmark/Mistral-7B-Instruct/vllm_offline_Mistral-7B-Instruct.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | mistral-7b, bf16, auto | 513 / 511 | max_throughput 1000 | req_s | single | 4.71 | 5.78 | +22.7% | 21.04 | +346.6% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-mistral7b-rand1024-1024-rr1](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/f7b9c79952de7475dd38e3b46593c0123b0dfb1d/benchmark/Mistral-7B-Instruct/vllm_online_Mistral-7B-Instruct.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | mistral-7b, bf16, auto | 509 / 534 | request_rate 1 | output_tok_s | single | 536 | 534 | -0.3% | 107 | -80.1% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-mistral7b-rand1024-1024-rr1](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/f7b9c79952de7475dd38e3b46593c0123b0dfb1d/benchmark/Mistral-7B-Instruct/vllm_online_Mistral-7B-Instruct.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | mistral-7b, bf16, auto | 509 / 534 | request_rate 1 | ttft_ms | mean | 73.23 | 80.68 | +10.2% | 23.63 | -67.7% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-mistral7b-rand1024-1024-rr1](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/f7b9c79952de7475dd38e3b46593c0123b0dfb1d/benchmark/Mistral-7B-Instruct/vllm_online_Mistral-7B-Instruct.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | mistral-7b, bf16, auto | 509 / 534 | request_rate 1 | tpot_ms | mean | 16.81 | 14.36 | -14.5% | 9.31 | -44.6% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-mistral7b-rand1024-1024-rr16](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/f7b9c79952de7475dd38e3b46593c0123b0dfb1d/benchmark/Mistral-7B-Instruct/vllm_online_Mistral-7B-Instruct.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | mistral-7b, bf16, auto | 508 / 516 | request_rate 16 | output_tok_s | single | 2,355 | 2,968 | +26.0% | 1,593 | -32.4% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-mistral7b-rand1024-1024-rr2](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/f7b9c79952de7475dd38e3b46593c0123b0dfb1d/benchmark/Mistral-7B-Instruct/vllm_online_Mistral-7B-Instruct.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | mistral-7b, bf16, auto | 515 / 515 | request_rate 2 | output_tok_s | single | 962 | 1,030 | +7.0% | 213 | -77.9% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-mistral7b-rand1024-1024-rr2](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/f7b9c79952de7475dd38e3b46593c0123b0dfb1d/benchmark/Mistral-7B-Instruct/vllm_online_Mistral-7B-Instruct.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | mistral-7b, bf16, auto | 515 / 515 | request_rate 2 | ttft_ms | mean | 152 | 83.17 | -45.4% | 23.91 | -84.3% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-mistral7b-rand1024-1024-rr2](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/f7b9c79952de7475dd38e3b46593c0123b0dfb1d/benchmark/Mistral-7B-Instruct/vllm_online_Mistral-7B-Instruct.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | mistral-7b, bf16, auto | 515 / 515 | request_rate 2 | tpot_ms | mean | 21.97 | 17.02 | -22.5% | 9.31 | -57.6% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-mistral7b-rand1024-1024-rr4](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/f7b9c79952de7475dd38e3b46593c0123b0dfb1d/benchmark/Mistral-7B-Instruct/vllm_online_Mistral-7B-Instruct.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | mistral-7b, bf16, auto | 513 / 508 | request_rate 4 | output_tok_s | single | 1,978 | 2,032 | +2.7% | 421 | -78.7% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-mistral7b-rand1024-1024-rr4](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/f7b9c79952de7475dd38e3b46593c0123b0dfb1d/benchmark/Mistral-7B-Instruct/vllm_online_Mistral-7B-Instruct.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | mistral-7b, bf16, auto | 513 / 508 | request_rate 4 | ttft_ms | mean | 118 | 88.82 | -24.6% | 23.81 | -79.8% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-mistral7b-rand1024-1024-rr4](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/f7b9c79952de7475dd38e3b46593c0123b0dfb1d/benchmark/Mistral-7B-Instruct/vllm_online_Mistral-7B-Instruct.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | mistral-7b, bf16, auto | 513 / 508 | request_rate 4 | tpot_ms | mean | 46.33 | 26.93 | -41.9% | 9.31 | -79.9% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-mistral7b-rand1024-1024-rr8](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/f7b9c79952de7475dd38e3b46593c0123b0dfb1d/benchmark/Mistral-7B-Instruct/vllm_online_Mistral-7B-Instruct.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | mistral-7b, bf16, auto | 510 / 508 | request_rate 8 | output_tok_s | single | 2,323 | 2,959 | +27.4% | 826 | -64.4% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-mistral7b-rand1024-256-burst1000](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/e13bb2cfcd0aa512daca87be34fca4ddf0d810de/benchmark/Mistral-7B-Instruct/vllm_offline_Mistral-7B-Instruct.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | mistral-7b, bf16, auto | 513 / 127 | max_throughput 1000 | output_tok_s | single | 1,618 | 1,746 | +7.9% | 4,275 | +164.2% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-mistral7b-rand1024-256-burst1000](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/e13bb2cfcd0aa512daca87be34fca4ddf0d810de/benchmark/Mistral-7B-Instruct/vllm_offline_Mistral-7B-Instruct.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | mistral-7b, bf16, auto | 513 / 127 | max_throughput 1000 | req_s | single | 12.70 | 13.75 | +8.2% | 33.66 | +165.0% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-mistral7b-rand256-256-burst1000](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/e13bb2cfcd0aa512daca87be34fca4ddf0d810de/benchmark/Mistral-7B-Instruct/vllm_offline_Mistral-7B-Instruct.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | mistral-7b, bf16, auto | 129 / 127 | max_throughput 1000 | output_tok_s | single | 2,872 | 3,020 | +5.2% | 10,687 | +272.1% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-mistral7b-rand256-256-burst1000](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/e13bb2cfcd0aa512daca87be34fca4ddf0d810de/benchmark/Mistral-7B-Instruct/vllm_offline_Mistral-7B-Instruct.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | mistral-7b, bf16, auto | 129 / 127 | max_throughput 1000 | req_s | single | 22.54 | 23.78 | +5.5% | 84.15 | +273.3% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-mistral7b-rand4096-1024-burst1000](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/e13bb2cfcd0aa512daca87be34fca4ddf0d810de/benchmark/Mistral-7B-Instruct/vllm_offline_Mistral-7B-Instruct.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | mistral-7b, bf16, auto | 2036 / 511 | max_throughput 1000 | output_tok_s | single | 963 | 1,159 | +20.4% | 4,322 | +348.9% |',
+    '| livinfly_vllm_a100_pcie_40gb | [livinfly-vllm091v0-a100pcie40-mistral7b-rand4096-1024-burst1000](https://github.com/Livinfly/MLsys-Learning-Record-2/blob/e13bb2cfcd0aa512daca87be34fca4ddf0d810de/benchmark/Mistral-7B-Instruct/vllm_offline_Mistral-7B-Instruct.jsonl) | vllm | A100-40GB-PCIe × 1 (1) | mistral-7b, bf16, auto | 2036 / 511 | max_throughput 1000 | req_s | single | 1.88 | 2.27 | +20.7% | 8.46 | +349.9% |',
+]
+
+# The collector's caveats (tests/data/serving/README.md, "Round 11"), written into the report before its one run.
+ROUND11_CAVEATS = [
+    "Read with the collector's caveats (README \"Round 11\"; each file's `notes`): 13 of the 27 cases are one source, "
+    "**Livinfly**'s vLLM 0.9.1 (V0 engine, `VLLM_USE_V1=0`) runs on one A100-PCIE-40GB with SGLang's `bench_serving` "
+    "client: Mistral-7B-Instruct (9 cases) and DeepSeek-R1-0528-Qwen3-8B read as the catalog's `qwen3-8b` (4 cases), "
+    "BF16, every server setting vLLM's default; Poisson request rates 1-16 req/s (the rates past what the server "
+    "sustains keep their output throughput only) and four 1,000-prompt bursts (output tok/s and req/s). Its lengths "
+    "are **uniform draws** (`random_range_ratio` 0.0: each request's input and output drawn from 1 to the nominal "
+    "length); the cases carry each run's exact mean lengths from the result files' token totals, and the spread is not "
+    "modelled. So the round is reported pooled and per source (decided at the freeze). **KLsatorlac2**'s Kaggle runs "
+    "(12 cases, vLLM 0.8.5.post1 V0 by the operator's statement, Qwen2.5-1.5B-Instruct FP16 on T4, one AWQ arm, one TP "
+    "2 run over two T4s, one Hugging Face transformers run) are offline `LLM.generate` batches of exact prompt lengths "
+    "and 64 generated tokens, timed once each without a warm-up call (XFormers attention on SM 7.5); their E2E "
+    "figures are **whole offline-batch wall times** (for a batch whose requests start and finish together, each "
+    "request's end-to-end latency), so they are **read apart** (decided at the freeze): their own target line and "
+    "table rows, not pooled with the round's latency figures; their throughput figures are the batch's output tokens "
+    "over the same wall time. **Jan**'s two llama.cpp (build 2249) figures are the app's own tokens/s counter for "
+    "Mistral 7B Q4_K_M at batch 1 on an RTX 4090 and an RTX 3090 under Windows 11 (whether it excludes prompt "
+    "processing is not shown). No KV case (the round has no KV reading), no TensorRT-LLM or SGLang case. No erratum "
+    "touches round 11.",
+]
+
+ROUND11_SINCE_HEADING = "### Since round 11's evaluation: round 11 with this commit's estimator"
+
+ROUND11 = PooledRound(Split.heldout11, ROUND11_LIVINFLY_FILE, "Livinfly", ROUND11_CAVEATS, ROUND11_EVALUATION,
+                      ROUND11_SINCE_HEADING, "2026-12-03", "ab3ed60", apart=(ROUND11_BATCH_WALL_TIMES,),
+                      misses_shown=ROUND11_MISSES_SHOWN)
+
 
 
 # What was chosen when, and what the person choosing had seen: written by hand, kept here so that the report carries
@@ -3176,9 +3458,9 @@ def constants(catalog: Catalog) -> list[str]:
 
 def report(catalog: Catalog, round2: bool = True, round3: bool = True, round4: bool = True,
            round5: bool = True, round6: bool = True, round7: bool = True, round8: bool = True,
-           round9: bool = True, round10: bool = True) -> str:
+           round9: bool = True, round10: bool = True, round11: bool = True) -> str:
     rows = evaluate(catalog, round2=round2, round3=round3, round4=round4, round5=round5, round6=round6, round7=round7,
-                    round8=round8, round9=round9, round10=round10)
+                    round8=round8, round9=round9, round10=round10, round11=round11)
     cases = {r.case.id: r for r in rows}
     held1 = {r.case.id for r in rows if r.split == Split.heldout1}
     held2 = {r.case.id for r in rows if r.split == Split.heldout2}
@@ -3190,6 +3472,7 @@ def report(catalog: Catalog, round2: bool = True, round3: bool = True, round4: b
     held8 = {r.case.id for r in rows if r.split == Split.heldout8}
     held9 = {r.case.id for r in rows if r.split == Split.heldout9}
     held10 = {r.case.id for r in rows if r.split == Split.heldout10}
+    held11 = {r.case.id for r in rows if r.split == Split.heldout11}
     errata = len(load_errata())
     gpus = {r.case.gpu for r in rows}
     engines = {r.case.engine.value for r in rows}
@@ -3207,7 +3490,8 @@ def report(catalog: Catalog, round2: bool = True, round3: bool = True, round4: b
         + (f", {len(held7)} of round 7 (spent since its one evaluation)" if held7 else "")
         + (f", {len(held8)} of round 8 (spent since its one evaluation)" if held8 else "")
         + (f", {len(held9)} of round 9 (spent since its one evaluation)" if held9 else "")
-        + (f", {len(held10)} of round 10 (held out: frozen by digest before any change it could test)" if held10 else "")
+        + (f", {len(held10)} of round 10 (spent since its one evaluation)" if held10 else "")
+        + (f", {len(held11)} of round 11 (held out: frozen by digest before any change it could test)" if held11 else "")
         + f"; {errata} errata applied — see "
         "tests/data/serving/README.md and errata.yaml).",
         "",
@@ -3217,20 +3501,24 @@ def report(catalog: Catalog, round2: bool = True, round3: bool = True, round4: b
         "",
         "## Targets",
         "",
-        "Rounds 1-9 are spent: each was evaluated and studied (round 1 while the TTFT model was chosen, rounds 2-5 "
-        "once each on 2026-12-01, rounds 6-9 once each on 2026-12-02, then read to choose the mechanisms of the "
-        "changes below, or, round 9, printed and read since). "
+        "Rounds 1-10 are spent: each was evaluated and studied (round 1 while the TTFT model was chosen, rounds 2-5 "
+        "once each on 2026-12-01, rounds 6-9 once each on 2026-12-02, round 10 on 2026-12-03, then read to choose the "
+        "mechanisms of the changes below, or, rounds 9 and 10, printed and read since). "
         "They are kept as checks and may calibrate: `--calibrate` still reads the calibration files only, "
         "`--calibrate-moe` and `--calibrate-tp` the calibration files and rounds 1-4 (the calibration files hold no "
         "vLLM or SGLang MoE decode run and no tensor-parallel run between PCIe-only GPUs; rounds 5 and 6 hold neither; "
-        "rounds 5-9 are read by no fitter). "
-        "Round 10 (`heldout10_*`, frozen by digest at commit de149b1, read by no fitter; no serving code or constant "
-        "changed between its freeze and this evaluation, so it tests the estimator of ab3ed60 a second time after "
-        "round 9) is the held-out test; as decided at its freeze it is given pooled and per source (the Tim Wang blog "
-        "carries 11 of its 14 cases; its two KV cases, dennislee22's, are the round's KV reading), latency also per "
-        "statistic, the blog's prompt lengths read as its collector read them (evalscope's 5,000-10,000 filter as "
-        "characters, about 1,900 tokens), and in its section below"
-        + (":" if held10 else "; it is not in this run (`--without-round10`)."),
+        "rounds 5-10 are read by no fitter). "
+        "Round 11 (`heldout11_*`, frozen by digest at commit 8640aae, read by no fitter; no serving code or constant "
+        "changed between its freeze and this evaluation, so it tests the estimator of ab3ed60 a third time, after "
+        "rounds 9 and 10) is the held-out test; as decided at its freeze it is given pooled and per source (Livinfly "
+        "carries 13 of its 27 cases), latency also per statistic, with no KV reading (the round has no KV case), and "
+        "KLsatorlac2's E2E figures, each a whole offline batch's wall time, reported apart from the throughput figures "
+        "(read apart: their own line, not pooled with the latency figures), and in its section below"
+        + (":" if held11 else "; it is not in this run (`--without-round11`)."),
+        "",
+        *([*pooled_round_targets(ROUND11, rows), ""] if held11 else []),
+        "Round 10 (spent; as decided at its freeze, pooled and per source, the blog's prompt lengths read as its "
+        "collector read them)" + (":" if held10 else " is not in this run (`--without-round10`)."),
         "",
         *([*round10_targets(rows), ""] if held10 else []),
         "Round 9 (spent; as decided at its freeze, pooled, per source and per page of the SGLang cookbook)"
@@ -3255,6 +3543,7 @@ def report(catalog: Catalog, round2: bool = True, round3: bool = True, round4: b
         *(targets(rows, Split.heldout2) if held2 else ["- Round 2: not evaluated in this run (`--without-round2`)."]),
         *targets(rows, Split.heldout1),
         "",
+        *(pooled_round_section(ROUND11, rows) if held11 else []),
         *(round10_section(rows) if held10 else []),
         *(round9_section(rows) if held9 else []),
         *(round8_section(rows) if held8 else []),
@@ -3330,6 +3619,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--without-round8", action="store_true", help="leave the round-8 held-out files unread")
     parser.add_argument("--without-round9", action="store_true", help="leave the round-9 held-out files unread")
     parser.add_argument("--without-round10", action="store_true", help="leave the round-10 held-out files unread")
+    parser.add_argument("--without-round11", action="store_true", help="leave the round-11 held-out files unread")
     args = parser.parse_args(argv)
     catalog = load_catalog()
     if args.calibrate_ttft:
@@ -3348,7 +3638,7 @@ def main(argv: list[str] | None = None) -> int:
                             round4=not args.without_round4, round5=not args.without_round5,
                             round6=not args.without_round6, round7=not args.without_round7,
                             round8=not args.without_round8, round9=not args.without_round9,
-                            round10=not args.without_round10))
+                            round10=not args.without_round10, round11=not args.without_round11))
     return 0
 
 

@@ -21,9 +21,7 @@ UNPLACED = ROOT / "tests" / "data" / "frozen_unplaced"
 ENTRIES: dict[str, tuple[str, str]] = {
     # Placed in session 14; each README text is merged into its final README when its set is scored, and removed here.
     "session13/u11/README_heldout11.md": ("understanding held-out 11", "README_heldout11.md"),
-    "session13/v11/README_round11.md": ("VRAM round 11", "README_round11.md"),
     "session13/u12/README_heldout12.md": ("understanding held-out 12", "README_heldout12.md"),
-    "session13/s11/README_round11.md": ("serving round 11", "README_round11.md"),
 }
 
 

@@ -1,5 +1,5 @@
-"""What every placed held-out round must keep, checked over one registry of rounds (issue 11's serving rounds 7-10 and
-VRAM rounds 7-10): each file byte-identical to its freeze record (tests/data/held_out_freezes.md) and to the digest its
+"""What every placed held-out round must keep, checked over one registry of rounds (issue 11's serving rounds 7-11 and
+VRAM rounds 7-11): each file byte-identical to its freeze record (tests/data/held_out_freezes.md) and to the digest its
 README quotes, the collector's README text merged unchanged, no erratum on it, no fitter reading it, and (serving)
 every case estimated. A round's own reading and frozen evaluation stay in its own module (tests/test_serving_round*.py,
 tests/test_vram_*heldout*.py); adding a round adds one registry entry here.
@@ -89,6 +89,16 @@ SERVING_ROUNDS = [
         "# Round 10 (held out): collector's report",
         "## Round 10: its one evaluation (2026-12-03, the estimator of commit ab3ed60)",
         14, 48, {"throughput": 23, "latency": 23, "kv": 2}, (SC.ROUND10_BLOG_FILE, 11)),
+    ServingRound(
+        11, "13", {  # by helper-113
+            "heldout11_livinfly_vllm_a100_pcie_40gb.yaml":
+                "e7a5e17756eff33ecfaec812fd1710254c76cca1bad6a49caaf0fc67148ff37e",
+            "heldout11_klsatorlac2_vllm_t4.yaml": "a653b15fb98e208c1665a06f25ed8192850c0b0f5fe5a5b2bae2abbb8571e783",
+            "heldout11_jan_trtllm_vs_llamacpp.yaml": "03654dd4ab3c3139d43a8278890a35a54db1c8173cc9d550115a1ae9f0c3b9ad",
+        }, "df0b4e018e64fcda6bffc52c3ad253218896c8efaccf5480ed7e13e2ddf2bccc",
+        "# Round 11: a held-out set of published serving measurements (collector's report)",
+        "## Round 11: its one evaluation (2026-12-03, the estimator of commit ab3ed60)",
+        27, 52, {"throughput": 31, "latency": 21, "kv": 0}, (SC.ROUND11_LIVINFLY_FILE, 13)),
 ]
 
 
@@ -122,6 +132,9 @@ VRAM_ROUNDS = [
     VramRound(10, "tenth", "82e1ec49c7522ecc83cc07799b4cbd79cdc683a542e94a295dc6316fbadaad93",
               "3a90ae069aafbf732f7e61c91993262c700399dca081880c0ef7af660e98d687",
               '# Round 10 held-out collection ("new kinds 10") — collector\'s notes'),
+    VramRound(11, "eleventh", "be6ca9db03567425b042a51e0bc3b0c5aa8cc8a4055576eb3f511e2ac31cd067",
+              "6c19a6e8cd5b596ec2377c83811f94b11db94f9b830526c38d0de4c64c62299a",
+              '# Round 11 ("new kinds 11") — held-out published GPU-memory rows: collector\'s notes'),
 ]
 
 serving_rounds = pytest.mark.parametrize("rnd", SERVING_ROUNDS, ids=lambda r: f"serving{r.number}")

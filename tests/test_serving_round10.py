@@ -3,7 +3,9 @@ commit de149b1; committed unplaced, placed in cf34381), read by no fitter, evalu
 ab3ed60 (no serving code or constant changed between the freeze and that run); that evaluation is kept verbatim
 (ROUND10_EVALUATION) and benchmarks/serving.md is the report of this commit. Reported pooled and per source, the two
 dennislee22 KV cases as the round's KV reading, the blog's prompt lengths read as its collector read them (decided at
-the freeze). The checks every placed round shares (digests, the collector's README text, whole-source split, no
+the freeze). Spent since its evaluation was printed and read: labelled "held out, round 10 (spent)" when round 11 was
+placed, printed after round 11 (rendered since by the function that renders round 11, `PooledRound`; its frozen text
+and live figures unchanged). The checks every placed round shares (digests, the collector's README text, whole-source split, no
 erratum, no fitter, every case estimated) run from the registry in tests/test_held_out_rounds.py.
 
 Real files, the real estimator and catalog; no mocks.
@@ -69,9 +71,9 @@ def test_the_blogs_lengths_are_read_as_its_collector_read_them(r10):
 
 
 @pytest.mark.parametrize("label, stats", [
-    ("held out, round 10", ("mean", "approx")),  # pooled
-    ("held out, round 10, source timwang_vllm_sglang_h100", ("mean", "approx")),  # per source: 11 of the 14 cases
-    ("held out, round 10, source dennislee22_vllm_a100", ("mean",)),
+    ("held out, round 10 (spent)", ("mean", "approx")),  # pooled
+    ("held out, round 10 (spent), source timwang_vllm_sglang_h100", ("mean", "approx")),  # per source: 11 of the 14
+    ("held out, round 10 (spent), source dennislee22_vllm_a100", ("mean",)),
 ])
 def test_round_ten_targets_are_given_pooled_and_per_source_with_latency_per_statistic(rows, label, stats):
     lines = SC.round10_targets(rows)
@@ -92,7 +94,7 @@ def test_the_kv_reading_is_dennislee22s_two_pools_compared_per_gpu(cat, rows, r1
                                   allow_no_fit=True, scheduling=SC.scheduling_for(r.case))
         assert r.predicted == est.kv_cache_gib  # the per-GPU pool, not the sum over the TP group
     lines = SC.round10_targets(rows)
-    assert any(line.startswith("- held out, round 10, KV capacity: 0/2 within 5 %") for line in lines)
+    assert any(line.startswith("- held out, round 10 (spent), KV capacity: 0/2 within 5 %") for line in lines)
     assert not any("source timwang_vllm_sglang_h100, KV capacity" in line for line in lines)
     assert not any(r.split == SC.Split.heldout10 for r in SC.evaluate(cat, round10=False))
 
@@ -139,22 +141,27 @@ def test_the_readme_records_the_one_evaluations_headline():
         assert said in readme, said
 
 
-def test_the_report_prints_the_frozen_evaluation_first_and_is_current(cat, rows):
-    """benchmarks/serving.md is what `python benchmarks/serving.py` prints at this commit; round 10 leads the targets
-    (pooled, then per source), before round 9 (spent); its one evaluation is printed as frozen, and at this commit the
-    live figures are the frozen ones (a later change that moves them prints them under ROUND10_SINCE_HEADING)."""
+def test_the_report_prints_the_frozen_evaluation_and_is_current(cat, rows):
+    """benchmarks/serving.md is what `python benchmarks/serving.py` prints at this commit; round 10 (spent) follows
+    round 11 in the targets (pooled, then per source), before round 9 (spent); its one evaluation is printed as frozen,
+    and at this commit the live figures are the frozen ones relabelled "(spent)" (a later change that moves them prints
+    them under ROUND10_SINCE_HEADING)."""
     text = SC.report(cat)
     assert text == (ROOT / "benchmarks" / "serving.md").read_text(encoding="utf-8"), \
         "benchmarks/serving.md is stale: run `python benchmarks/serving.py > benchmarks/serving.md`"
     start = text.index("### Round 10: its one evaluation")
     since = text.index(SC.ROUND10_SINCE_HEADING)
     assert "\n".join(SC.ROUND10_EVALUATION) in text[start:since]
-    assert [*SC.round10_targets(rows), "", *SC.findings_round10(rows)] == SC.ROUND10_EVALUATION
-    assert "The same figures as its one evaluation above" in text[since:text.index("### Round 9: its one evaluation")]
-    targets = text.split("## Targets", 1)[1].split("### Round 10: its one evaluation", 1)[0]
+    assert [*SC.round10_targets(rows), "", *SC.findings_round10(rows)] == \
+        SC._relabelled_as_spent(SC.Split.heldout10, SC.ROUND10_EVALUATION)
+    assert "The same figures as its one evaluation above, now labelled" in \
+        text[since:text.index("### Round 9: its one evaluation")]
+    targets = text.split("## Targets", 1)[1].split("### Round 11: its one evaluation", 1)[0]
     assert "read as its collector read them" in targets
-    assert (targets.index("- held out, round 10, ") < targets.index("- held out, round 10, source dennislee22_vllm_a100, ")
-            < targets.index("- held out, round 10, source timwang_vllm_sglang_h100, ")
+    assert (targets.index("- held out, round 11, ") < targets.index("- held out, round 10 (spent), ")
+            < targets.index("- held out, round 10 (spent), source dennislee22_vllm_a100, ")
+            < targets.index("- held out, round 10 (spent), source timwang_vllm_sglang_h100, ")
             < targets.index("- held out, round 9 (spent), ") < targets.index("- held out, round 8 (spent), "))
-    assert "| held out, round 10 | latency |" in text and "| held out 10 | [timwang-" in text
+    assert "| held out, round 10 (spent) | latency |" in text and "| held out 10 (spent) | [timwang-" in text
+    assert "- held out, round 10, " not in text.replace("\n".join(SC.ROUND10_EVALUATION), "")  # relabelled outside it
     assert "held out, round 10" not in SC.report(cat, round10=False)
