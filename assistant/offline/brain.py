@@ -116,9 +116,6 @@ _outcomes = outcomes  # the name earlier callers used
 
 
 def make_offline_brain(catalog: Any, settings: Any = None) -> OfflineBrain:
-    today = settings.today_date if settings is not None else None
-    if today is None:
-        import datetime as dt
-
-        today = dt.date.today()
+    # a fixed date only when the settings fix one (tests); otherwise the Env reads the live clock at each answer
+    today = settings.today if settings is not None else None
     return OfflineBrain(env=Env(catalog=catalog, today=today))

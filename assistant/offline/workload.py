@@ -37,7 +37,7 @@ class AssumeCode(NoteCode):
     serving_batch = "assume.serving_batch"  # concurrency
     users = "assume.users"  # users, concurrency, ratio
     gguf = "assume.gguf"  # format, as
-    deadline_weekday = "assume.deadline_weekday"  # weekday, hours
+    deadline_weekday = "assume.deadline_weekday"  # weekday, date, hours
     deadline_date = "assume.deadline_date"  # date, hours
     deadline_unsized = "assume.deadline_unsized"  # hours: a limit with no length ("overnight", "by tomorrow", "明早")
     unknown_model_size = "assume.unknown_model_size"  # name, params
@@ -181,18 +181,21 @@ def budget_args(ctx: TurnContext, d: Defaults, currency: str, training: bool) ->
     return {"budget": amount, "budget_currency": cur, "period": per}
 
 
-def deadline_hours(ctx: TurnContext, d: Defaults, today) -> float | None:
-    """A stated time limit in hours: a duration, or a weekday/date counted from today's start to that day's end."""
+def deadline_hours(ctx: TurnContext, d: Defaults, now) -> float | None:
+    """A stated time limit in hours: a duration, or a weekday/date counted from now to the end of that day (the
+    assumption says which day and how many hours, so a user who meant the morning can say so)."""
     import datetime as dt
 
     deadline = ctx.get("deadline") or {}
     if deadline.get("hours"):
         return float(deadline["hours"])
+    today = now.date()
     names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
     if deadline.get("weekday") in names:
-        days = (names.index(deadline["weekday"]) - today.weekday()) % 7 or 7
-        hours = days * 24.0
-        d.assume(Note.of(AssumeCode.deadline_weekday, weekday=deadline["weekday"], hours=hours))
+        # the next such day: "by Friday" said on a Friday is next week's
+        target = today + dt.timedelta(days=(names.index(deadline["weekday"]) - today.weekday()) % 7 or 7)
+        hours = _hours_to_end_of(target, now)
+        d.assume(Note.of(AssumeCode.deadline_weekday, weekday=deadline["weekday"], date=target.isoformat(), hours=hours))
         return hours
     if deadline.get("date"):
         raw = deadline["date"]
@@ -205,10 +208,15 @@ def deadline_hours(ctx: TurnContext, d: Defaults, today) -> float | None:
                 target = dt.date.fromisoformat(raw)
         except ValueError:
             return None
-        days = (target - today).days + 1
-        if days <= 0:
+        if target < today:
             return None
-        hours = days * 24.0
+        hours = _hours_to_end_of(target, now)
         d.assume(Note.of(AssumeCode.deadline_date, date=target.isoformat(), hours=hours))
         return hours
     return None
+
+
+def _hours_to_end_of(day, now) -> float:
+    import datetime as dt
+
+    return (dt.datetime.combine(day + dt.timedelta(days=1), dt.time()) - now).total_seconds() / 3600.0

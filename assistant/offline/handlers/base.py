@@ -7,6 +7,8 @@ ends with — assumptions, caveats, the one question, sources — is built here 
 
 from __future__ import annotations
 
+import datetime as dt
+
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, Protocol
@@ -130,15 +132,24 @@ def search(plan: "Plan", query: str, lang: str, k: int = 2, key: str = "") -> No
 
 @dataclass
 class Env:
-    """What handlers may consult besides the turn: the catalog (display names), today (deadlines, price age)."""
+    """What handlers may consult besides the turn: the catalog (display names) and the clock (deadlines, price age).
+
+    `today` fixes the date (tests, `Settings.today`): the clock then reads that day's start. None reads the live
+    clock at each answer, so that a server started on Monday still counts Friday's deadline from Thursday."""
 
     catalog: Any
-    today: Any
+    today: Any = None
     # (catalog, its display names): built on first use. The catalog is immutable for an Env's life (one loaded
     # catalog object per brain; a catalog change loads a new object), so the names are built once per catalog
     # object, not per answer; keyed by the object itself should a caller ever hand the Env another one.
     _names: tuple[Any, Mapping[str, tuple[str, str | None]]] | None = field(default=None, init=False, repr=False,
                                                                              compare=False)
+
+    def now(self) -> dt.datetime:
+        return dt.datetime.combine(self.today, dt.time()) if self.today is not None else dt.datetime.now()
+
+    def date(self) -> dt.date:
+        return self.now().date()
 
     def model_name(self, key: str | None) -> str:
         m = self.catalog.models.get(key) if key else None

@@ -163,7 +163,7 @@ def price_line(o: dict[str, Any], env: Env, lang: str) -> Note | None:
             price = inst.price(o["billing"]) if hasattr(inst, "price") else None
             provider = env.provider(o["provider"])
             if price is not None and provider is not None:
-                return source_note(price, provider, env.today)
+                return source_note(price, provider, env.date())
     return None
 
 

@@ -224,7 +224,7 @@ class DeadlineHandler:
         plan = Plan()
         renting = not (ctx.gpu or ctx.has("instance"))
         args = train_args(ctx, plan, env, assume_gpu=not renting)
-        hours = deadline_hours(ctx, plan.defaults, env.today)
+        hours = deadline_hours(ctx, plan.defaults, env.now())
         if not hours:
             hours = UNSIZED_DEADLINE_HOURS
             plan.defaults.assume(Note.of(AssumeCode.deadline_unsized, hours=hours), Note.of(AskCode.deadline))
