@@ -123,8 +123,7 @@ def test_vllm_pool_by_hand(cat):
 def test_sglang_uses_its_static_fraction(cat):
     m, g = cat.model("llama-3-8b"), cat.gpu("H100")
     est = estimate_serving(m, g, ServingRequest(gpus=1, engine=Engine.sglang, input_len=1000, output_len=100))
-    # mem_fraction_static × the memory free at SGLang's snapshot (after the CUDA context): tools/kv_pool.py sglang_pool
-    assert est.usable_gib == pytest.approx((79.22 - 0.4) * 0.88)
+    assert est.usable_gib == pytest.approx(79.22 * 0.88)
 
 
 @pytest.mark.parametrize(("gpu", "visible"), [

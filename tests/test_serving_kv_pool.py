@@ -118,5 +118,5 @@ def test_sglang_fraction_applies_to_memory_free_at_init(cat):
     """SGLang's budget: mem_fraction_static (0.88 at TP 1) × (79.22 GiB − the 0.4 GiB held before its snapshot)."""
     m, g = cat.model("llama-3-8b"), cat.gpu("H100")
     est = estimate_serving(m, g, ServingRequest(gpus=1, engine=Engine.sglang, input_len=1000, output_len=100))
-    assert est.usable_gib == pytest.approx(0.88 * (79.22 - 0.4))
+    assert est.usable_gib == pytest.approx(0.88 * 79.22)  # the static share; 0.88 × 0.4 of it is the context's
     assert est.kv_cache_gib == pytest.approx(0.88 * (79.22 - 0.4) - 8_030_261_248 * 2 / GIB)

@@ -99,7 +99,7 @@ class KvPoolInputs(Strict):
 class KvPoolTerms(Strict):
     """The pool and the terms it was cut from, GiB per GPU."""
 
-    budget_gib: float  # what the rule shares out: fraction × total (vLLM, SGLang's × the free memory at init)
+    budget_gib: float  # what the rule shares out: fraction × total (TRT-LLM: the memory it ends up using)
     weights_gib: float
     non_torch_gib: float  # non-torch memory charged to the pool, NCCL included where charged
     nccl_charged: bool
@@ -130,10 +130,10 @@ def vllm_pool(i: KvPoolInputs) -> KvPoolTerms:
 
 def sglang_pool(i: KvPoolInputs) -> KvPoolTerms:
     """SGLang: mem_fraction_static × (total − context − NCCL, the memory free at init) − weights."""
-    pre_snapshot = i.non_torch_gib + i.nccl_gib
-    budget = i.fraction * (i.total_gib - pre_snapshot)
-    pool = budget - i.weights_gib
-    return KvPoolTerms(budget_gib=budget, weights_gib=i.weights_gib, non_torch_gib=i.fraction * pre_snapshot,
+    charged = i.fraction * (i.non_torch_gib + i.nccl_gib)  # what exists before its snapshot costs the pool f × it
+    budget = i.fraction * i.total_gib
+    pool = budget - charged - i.weights_gib
+    return KvPoolTerms(budget_gib=budget, weights_gib=i.weights_gib, non_torch_gib=charged,
                        nccl_charged=i.nccl_gib > 0, activation_gib=0.0, cudagraph_gib=0.0, pool_gib=pool)
 
 
