@@ -73,6 +73,7 @@ from dataclasses import dataclass
 from tools.domain import GIB, GPU, ModelSpec, SoftwareStack
 from tools.errors import InputError
 from tools.kv_cache import kv_cache
+from tools.kv_pool import KvPoolInputs, KvPoolTerms, PoolRule, kv_pool
 from tools.notes import Note
 from tools.serving_codes import CaveatCode, ServingCode, ServingError
 from tools.serving_profiles import (
@@ -116,6 +117,7 @@ from tools.serving_profiles import (
     kv_element_bytes,
     linear_only,
     peak_tflops,
+    vllm_release,
 )
 from tools.serving_types import (
     DEFAULT_PEAK_FACTOR,
@@ -222,6 +224,7 @@ class Plan:
     max_num_seqs: int
     memory_note: Note
     kv_memo: dict | None = None
+    pool_terms: KvPoolTerms | None = None  # the pool's terms (tools/kv_pool.py)
     scheduler_steps: int = 1  # decode steps per scheduler call (vLLM --num-scheduler-steps; 1: every step)
     cpu_overlap: bool = False  # the per-sequence CPU work runs beside the GPU's (vLLM async scheduling)
 
@@ -354,64 +357,61 @@ def vllm_profile_batch(req: ServingRequest, context: int, big: bool) -> tuple[in
 
 
 def _size_memory(p: Plan) -> None:
-    """The KV pool per GPU by the engine's own rule (see tools/serving_profiles.py for the sources)."""
+    """The KV pool per GPU by the engine's own rule: the terms here, the rule in tools/kv_pool.py (with the sources)."""
     req, gpu, prof = p.req, p.gpu, p.profile
     tp_world = p.layout.tp * p.layout.pp
     weights_gib = p.weights_gpu / GIB
-    non_torch = NON_TORCH_GIB[1] if tp_world == 1 else NON_TORCH_GIB[_link(gpu)[0]]  # + NCCL buffers by link
+    base = NON_TORCH_GIB[1]  # CUDA context, cuBLAS workspaces, kernel modules: every GPU
+    nccl = 0.0 if tp_world == 1 else NON_TORCH_GIB[_link(gpu)[0]] - base  # + NCCL buffers by link
     big = _big_gpu(gpu)
-    activation = 0.0
+    forward = sampled = buffer = 0.0
     profile: dict[str, object] = {}  # what vLLM's profile run assumed, for the memory note
+    engine, release = None, vllm_release(req.engine_version)
     if req.engine.value == "vllm":
         batched, seqs, chunked = vllm_profile_batch(req, p.context_len, big)
         sampler = req.vllm_sampler or (SamplerWarmup.sort if req.vllm_engine == VllmEngine.v0 else SamplerWarmup.fused)
         warmup = min(seqs, batched)  # one sampled token per dummy sequence
-        forward = forward_peak_bytes(p.model, batched, p.layout.tp)
-        sampled = sampler_peak_bytes(p.model, batched, warmup, sampler)
-        activation = max(forward, sampled) / GIB  # the warm-up runs after the forward pass: the larger peak counts
+        forward = forward_peak_bytes(p.model, batched, p.layout.tp) / GIB
+        sampled = sampler_peak_bytes(p.model, batched, warmup, sampler) / GIB
+        engine = req.vllm_engine
         profile = dict(vllm_engine=req.vllm_engine.value, chunked_prefill=chunked, sampler=sampler.value,
                        warmup_sequences=warmup)
+        rule, fraction = PoolRule.vllm, req.gpu_memory_utilization or prof.default_memory_fraction
     elif req.engine.value == "sglang":
         batched = req.max_batched_tokens or SGLANG_CHUNK["big" if gpu.memory_gb >= 25 else "small"]
         seqs = req.max_num_seqs or SGLANG_MAX_RUNNING
+        rule = PoolRule.sglang
+        fraction = req.gpu_memory_utilization or next(f for n, f in SGLANG_MEM_FRACTION if tp_world >= n)
     elif req.engine.value == "trtllm":
         batched = req.max_batched_tokens or TRTLLM_MAX_TOKENS
         seqs = req.max_num_seqs or TRTLLM_MAX_BATCH
-        activation = (forward_peak_bytes(p.model, batched, p.layout.tp)
-                      + seqs * p.vocab * TRTLLM_LOGIT_BYTES) / GIB
+        forward = forward_peak_bytes(p.model, batched, p.layout.tp) / GIB
+        buffer = seqs * p.vocab * TRTLLM_LOGIT_BYTES / GIB
+        rule, fraction = PoolRule.trtllm, req.gpu_memory_utilization or prof.default_memory_fraction
     else:  # llama.cpp / transformers: one prompt batch of 512 (llama.cpp -ub), few parallel slots
         batched = req.max_batched_tokens or 512
         seqs = req.max_num_seqs or 256
-    rule = prof.memory_rule
-    if rule == MemoryRule.fraction_of_total:
-        fraction = req.gpu_memory_utilization or prof.default_memory_fraction
-        usable = p.visible_gib * fraction
-        pool = usable - weights_gib - non_torch - activation
+        buffer, nccl = LLAMACPP_COMPUTE_BUFFER_GIB, 0.0
+        rule, fraction = PoolRule.context, req.gpu_memory_utilization or prof.default_memory_fraction
+    terms = kv_pool(KvPoolInputs(rule=rule, total_gib=p.visible_gib, fraction=fraction, weights_gib=weights_gib,
+                                 non_torch_gib=base, nccl_gib=nccl, forward_gib=forward, sampler_gib=sampled,
+                                 buffer_gib=buffer, vllm_engine=engine, vllm_release=release))
+    non_torch, activation = terms.non_torch_gib, terms.activation_gib
+    if rule == PoolRule.vllm:
         note = Note.of(ServingCode.memory_vllm, memory_fraction=fraction, visible_gib=round(p.visible_gib, 2),
-                       non_torch_gib=non_torch, activation_gib=round(activation, 2), batched_tokens=batched, **profile)
-    elif rule == MemoryRule.static_fraction:
-        fraction = req.gpu_memory_utilization or next(f for n, f in SGLANG_MEM_FRACTION if tp_world >= n)
-        usable = p.visible_gib * fraction
-        pool = usable - weights_gib - non_torch
-        activation = 0.0  # activations live in the (1 − fraction) SGLang leaves free
+                       non_torch_gib=round(non_torch, 2), activation_gib=round(activation, 2), batched_tokens=batched,
+                       **profile)
+    elif rule == PoolRule.sglang:
         note = Note.of(ServingCode.memory_sglang, memory_fraction=fraction, visible_gib=round(p.visible_gib, 2),
-                       non_torch_gib=non_torch)
-    elif rule == MemoryRule.fraction_of_free:
-        fraction = req.gpu_memory_utilization or prof.default_memory_fraction
-        free = p.visible_gib - weights_gib - non_torch - activation
-        pool = free * fraction
-        usable = weights_gib + non_torch + activation + pool
+                       non_torch_gib=round(non_torch, 2))
+    elif rule == PoolRule.trtllm:
         note = Note.of(ServingCode.memory_trtllm, memory_fraction=fraction, visible_gib=round(p.visible_gib, 2),
                        activation_gib=round(activation, 2))
     else:
-        fraction = req.gpu_memory_utilization or prof.default_memory_fraction
-        usable = p.visible_gib * fraction
-        activation = LLAMACPP_COMPUTE_BUFFER_GIB
-        non_torch = NON_TORCH_GIB[1]
-        pool = usable - weights_gib - activation - non_torch
         note = Note.of(ServingCode.memory_context, engine=req.engine.value, buffer_gib=activation + non_torch)
-    p.usable_gib, p.non_torch_gib, p.activation_gib = usable, non_torch, activation
-    p.pool_gib, p.batched_tokens, p.max_num_seqs, p.memory_note = pool, batched, seqs, note
+    p.usable_gib, p.non_torch_gib, p.activation_gib = terms.budget_gib, non_torch, activation
+    p.pool_gib, p.batched_tokens, p.max_num_seqs, p.memory_note = terms.pool_gib, batched, seqs, note
+    p.pool_terms = terms
 
 
 # ------------------------------------------------------------------ KV capacity

@@ -240,6 +240,12 @@ V1_SORT_BEFORE = (0, 16)
 TRTLLM_LOGIT_BYTES = 4  # TensorRT-LLM: the fp32 logits of max_batch_size sequences beside the forward pass
 
 
+def vllm_release(version: str | None) -> tuple[int, int] | None:
+    """The (0, minor) release a vLLM version text names ("0.6.4", "v0.11.0", "0.9.x (V1 engine)"); None when none."""
+    m = None if version is None else re.search(r"\b[vV]?0\.(\d+)", version)
+    return None if m is None else (0, int(m.group(1)))
+
+
 def vllm_rules(version: str) -> tuple[VllmEngine, SamplerWarmup] | None:
     """The engine generation and sampler warm-up of a vLLM release written as "0.6.4", "v0.11.0", "0.9.x (V1 engine)".
 
