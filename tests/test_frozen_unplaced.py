@@ -33,9 +33,6 @@ ENTRIES: dict[str, tuple[str, str]] = {
     "session14/s12/heldout12_sridhar1804_local_ai_rtx3090.yaml": ("serving round 12", "heldout12_sridhar1804_local_ai_rtx3090.yaml"),
     "session14/s12/heldout12_tokenkaki_vllm_a100_40gb.yaml": ("serving round 12", "heldout12_tokenkaki_vllm_a100_40gb.yaml"),
     "session14/s12/heldout12_vllm_pr_17122.yaml": ("serving round 12", "heldout12_vllm_pr_17122.yaml"),
-    # Placed in session 14; each README text is merged into its final README when its set is scored, and removed here.
-    "session13/u11/README_heldout11.md": ("understanding held-out 11", "README_heldout11.md"),
-    "session13/u12/README_heldout12.md": ("understanding held-out 12", "README_heldout12.md"),
 }
 
 

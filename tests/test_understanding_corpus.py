@@ -50,6 +50,8 @@ def _all_conversations():
     ("heldout8.yaml", r"sha256 of the eighth held-out split: `([0-9a-f]{64})`"),
     ("heldout9.yaml", r"sha256 of the ninth held-out split: `([0-9a-f]{64})`"),
     ("heldout10.yaml", r"sha256 of the tenth held-out split: `([0-9a-f]{64})`"),
+    ("heldout11.yaml", r"sha256 of the eleventh held-out split: `([0-9a-f]{64})`"),
+    ("heldout12.yaml", r"sha256 of the twelfth held-out split: `([0-9a-f]{64})`"),
 ])
 def test_heldout_is_frozen_as_recorded(name, pattern):
     recorded = re.search(pattern, (DATA / "README.md").read_text(encoding="utf-8"), re.S)
@@ -65,6 +67,9 @@ def test_heldout_is_frozen_as_recorded(name, pattern):
     # session 12's two blind splits: frozen by digest (8ec8907, 14fcfe2) and committed unplaced, placed in cf34381
     ("heldout9.yaml", "understanding held-out 9", r"sha256 of the ninth held-out split: `([0-9a-f]{64})`"),
     ("heldout10.yaml", "understanding held-out 10", r"sha256 of the tenth held-out split: `([0-9a-f]{64})`"),
+    # session 13's two blind splits: frozen by digest (8640aae) and committed unplaced, placed in 8771c3b
+    ("heldout11.yaml", "understanding held-out 11", r"sha256 of the eleventh held-out split: `([0-9a-f]{64})`"),
+    ("heldout12.yaml", "understanding held-out 12", r"sha256 of the twelfth held-out split: `([0-9a-f]{64})`"),
 ])
 def test_placed_split_is_the_frozen_file(name, label, pattern):
     frozen = frozen_digest(label, name)
@@ -98,27 +103,34 @@ def test_second_reading_drops_the_recorded_ids(split_name, prefix, count):
     assert {c.id for c in full} - {c.id for c in part} == split.without.ids
 
 
-def _session12_list(split: int) -> tuple[int, list[str]]:
-    """The near-earlier list the session-12 freeze record gives for held-out 9 or 10: its stated count and the ids
-    listed ("- held-out 9, 33 conversations: ho9-en-0011 (cos 0.960 vs …); ho9-en-0015 (source already cited); …"),
-    not the held-out-9 ids that held-out 10's entries cite as their neighbours ("vs held-out 9:ho9-en-0029")."""
-    text = FREEZES.read_text(encoding="utf-8").split("## Session 12", 1)[1].split("\n## ", 1)[0]
+def _near_earlier_list(session: int, split: int) -> tuple[int, int | None, list[str]]:
+    """The near-earlier list a freeze record gives for a split: its stated count, the split's stated size (session 13
+    on: "41 of 87 conversations"; None before) and the ids listed ("- held-out 9, 33 conversations: ho9-en-0011 (cos
+    0.960 vs …); ho9-en-0015 (source already cited); …"), not the ids of other splits that an entry cites as its
+    neighbours ("vs held-out 9:ho9-en-0029", "vs heldout12.yaml:ho12-en-0012")."""
+    text = FREEZES.read_text(encoding="utf-8").split(f"## Session {session} ", 1)[1].split("\n## ", 1)[0]
     line = next(l for l in text.splitlines() if l.startswith(f"- held-out {split}, "))
-    count = int(re.match(rf"- held-out {split}, (\d+) conversations: ", line).group(1))
-    return count, re.findall(rf"(?:: |\); )(ho{split}-[a-z]+-\d{{4}}) \(", line)
+    head = re.match(rf"- held-out {split}, (\d+)(?: of (\d+))? conversations: ", line)
+    total = int(head.group(2)) if head.group(2) else None
+    return int(head.group(1)), total, re.findall(rf"(?:: |\); )(ho{split}-[a-z]+-\d{{4}}) \(", line)
 
 
-@pytest.mark.parametrize("split_name, number, count", [
-    ("held-out 9", 9, 33),  # a source the corpus cites, or a turn within E5 cosine 0.95 of dev, splits 1-8 or golden
-    ("held-out 10", 10, 39),  # the same, and of a held-out-9 turn or source
+@pytest.mark.parametrize("split_name, session, number, count, status", [
+    ("held-out 9", 12, 9, 33, "retired"),  # a source the corpus cites, or a turn within E5 cosine 0.95 of dev, splits 1-8 or golden
+    ("held-out 10", 12, 10, 39, "retired"),  # the same, and of a held-out-9 turn or source
+    ("held-out 11", 13, 11, 34, "live"),  # the same against dev, splits 1-10 or golden, and of a held-out-12 turn or source
+    ("held-out 12", 13, 12, 41, "live"),  # a source the corpus cites, or a turn within E5 cosine 0.95 of dev, splits 1-10 or golden
 ])
-def test_live_split_is_read_without_its_near_earlier_list(split_name, number, count):
-    # decided before either split was read or scored: only the reading without the list counts. The registry holds
-    # exactly the ids the freeze record lists, each a conversation of its split (ho9-mx-*, ho10-mixed-* included)
+def test_split_is_read_without_its_near_earlier_list(split_name, session, number, count, status):
+    # decided before the split was read or scored: only the reading without the list counts. The registry holds
+    # exactly the ids the freeze record lists, each a conversation of its split (ho9-mx-*, ho10-mixed-*, ho12-mixed-*
+    # included); 9 and 10 were retired in session 14, and their lists stay
     registry = Registry()
-    split = next(s for s in registry.live() if s.name == split_name)
-    stated, listed = _session12_list(number)
+    split = next(s for s in registry.splits if s.name == split_name)
+    assert split.status == status
+    stated, total, listed = _near_earlier_list(session, number)
     assert stated == count == len(listed) == len(set(listed))
+    assert total is None or total == len(registry.load_split(split))
     assert split.without is not None and split.without.ids == set(listed)
     (full_name, full), (part_name, part) = registry.readings(split)
     assert split.without.ids <= {c.id for c in full}
@@ -129,6 +141,8 @@ def test_live_split_is_read_without_its_near_earlier_list(split_name, number, co
 @pytest.mark.parametrize("name, label, heading", [
     ("README_heldout9.md", "understanding held-out 9", "# heldout9.yaml — held-out split 9 (understanding corpus)\n"),
     ("README_heldout10.md", "understanding held-out 10", "# Held-out split 10 (`heldout10.yaml`)\n"),
+    ("README_heldout11.md", "understanding held-out 11", "# Held-out split 11 (`heldout11.yaml`)\n"),
+    ("README_heldout12.md", "understanding held-out 12", "# Held-out split 12 (`heldout12.yaml`)\n"),
 ])
 def test_a_writers_readme_is_merged_as_delivered(name, label, heading):
     """The writer's README stands in the corpus README byte for byte, from its heading (once) to the marker that
@@ -161,6 +175,8 @@ def test_corpus_size_and_mix():
     assert sum(len(c.turns) for c in load_corpus([DATA / "heldout8.yaml"])) >= 200
     assert sum(len(c.turns) for c in load_corpus([DATA / "heldout9.yaml"])) == 117  # smaller splits, session 12
     assert sum(len(c.turns) for c in load_corpus([DATA / "heldout10.yaml"])) == 102
+    assert sum(len(c.turns) for c in load_corpus([DATA / "heldout11.yaml"])) == 122  # session 13
+    assert sum(len(c.turns) for c in load_corpus([DATA / "heldout12.yaml"])) == 139
 
 
 def test_labels_name_catalog_entries(catalog):
@@ -200,11 +216,14 @@ def _bank_rows() -> list[dict]:
 
 # Bank rows that are earlier training turns whose short stock text recurs inside a live split's turn, written
 # independently by its blind writer (the bank rows predate the split; none is one of its conversations): the text check
-# must name exactly these, so that any other match still fails. The first two are in their split's near-earlier list.
+# must name exactly these, so that any other match still fails. All but ho3-en-0034#1 are in their split's near-earlier
+# list. 9 and 10 are retired (session 14) and no longer checked; their rows stay as the record.
 STOCK_TEXT_RECURRENCES = {
     "held-out 9": {"dev-en-2064#0"},  # "what can you actually help me with?" in ho9-en-0029 (listed, cos 0.980)
     "held-out 10": {"ho-en-106#1",  # "and with qlora instead?", word for word in ho10-en-0002 (listed, cos 1.000)
                     "ho3-en-0034#1"},  # "what would that cost" (20 characters) inside ho10-en-0003's longer follow-up
+    "held-out 11": {"dev-en-3090#1",  # "actually any provider is fine" in ho11-en-0042 (listed, cos 1.000)
+                    "ho9-en-0008#1"},  # "and with LoRA instead?" in ho11-en-0003 (listed, cos 1.000; held-out 9 retired)
 }
 
 
@@ -241,9 +260,10 @@ def test_a_live_split_put_into_the_bank_is_caught(tmp_path):
 def test_retired_splits_are_training_data():
     registry = Registry()
     # the six splits of sessions 2-8 were scored and studied: session 9 retired them into training; session 13 retired
-    # splits 7 and 8 (scored once at the end of session 9, studied in session 12) and registered 9 and 10 live
-    assert {s.file for s in registry.retired()} >= {f"heldout{n}.yaml" for n in ("", 2, 3, 4, 5, 6, 7, 8)}
-    assert {s.file for s in registry.live()} == {"heldout9.yaml", "heldout10.yaml"}
+    # splits 7 and 8 (scored once at the end of session 9, studied in session 12) and registered 9 and 10 live;
+    # session 14 retired 9 and 10 (scored once in session 13, studied in its reader round) and registered 11 and 12 live
+    assert {s.file for s in registry.retired()} >= {f"heldout{n}.yaml" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10)}
+    assert {s.file for s in registry.live()} == {"heldout11.yaml", "heldout12.yaml"}
     files = registry.training_files()
     assert all(registry.path(s) in files for s in registry.retired())
     assert not any(registry.path(s) in files for s in registry.live())

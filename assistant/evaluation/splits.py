@@ -86,6 +86,26 @@ HELDOUT10_NEAR_EARLIER = Without(
     "a source URL the corpus or held-out 9 already cites or a turn within E5 cosine 0.95 of a dev, split 1-8, golden "
     "or held-out-9 turn; only this reading counts as a measurement",
 )
+# Decided before either split was read or scored (tests/data/held_out_freezes.md, session 13; 3acc7bb): a source URL
+# the corpus already cites, or a turn within E5 cosine 0.95 of a dev, split 1-10 or golden turn (for 11 also of a
+# held-out-12 turn or source, the two writers having worked at once). Only the reading without the list counts.
+HELDOUT11_NEAR_EARLIER = Without(
+    "w/o near earlier",
+    _ids("ho11-en", "0003 0004 0014 0024 0037 0038 0039 0040 0041 0042 0043 0044")
+    | _ids("ho11-zh", "0004 0006 0008 0011 0014 0015 0016 0018 0020 0021 0023 0024 0025 0026 0027 0028 0029 0030"
+                      " 0031 0032 0033 0034"),
+    "a source URL the corpus or held-out 12 already cites or a turn within E5 cosine 0.95 of a dev, split 1-10, "
+    "golden or held-out-12 turn; only this reading counts as a measurement",
+)
+HELDOUT12_NEAR_EARLIER = Without(
+    "w/o near earlier",
+    _ids("ho12-en", "0006 0010 0012 0013 0015 0016 0017 0020")
+    | _ids("ho12-mixed", "0001")
+    | _ids("ho12-zh", "0001 0002 0006 0007 0010 0013 0016 0018 0020 0021 0022 0024 0028 0030 0031 0032 0035 0036"
+                      " 0039 0040 0042 0044 0046 0047 0050 0052 0054 0055 0056 0057 0058 0059"),
+    "a source URL the corpus already cites or a turn within E5 cosine 0.95 of a dev, split 1-10 or golden turn; only "
+    "this reading counts as a measurement",
+)
 
 
 HELDOUT_SPLITS: tuple[Split, ...] = (
@@ -101,11 +121,18 @@ HELDOUT_SPLITS: tuple[Split, ...] = (
     Split("held-out 8", "heldout8.yaml", "retired", "written blind in session 9 by another writer at the same time as 7, "
           "frozen by digest in d8253ec before the session's reader changes (147a11e), scored once at its end; retired "
           "into training in session 13", HELDOUT8_NEAR_HELDOUT7),
-    Split("held-out 9", "heldout9.yaml", "live", "written blind in session 12 (helper-102), frozen by digest in 8ec8907 "
-          "before that session's reader changes, placed byte-identical in cf34381", HELDOUT9_NEAR_EARLIER),
-    Split("held-out 10", "heldout10.yaml", "live", "written blind in session 12 by another writer (helper-103) at the "
+    Split("held-out 9", "heldout9.yaml", "retired", "written blind in session 12 (helper-102), frozen by digest in "
+          "8ec8907 before that session's reader changes, placed byte-identical in cf34381, scored once in session 13; "
+          "retired into training in session 14", HELDOUT9_NEAR_EARLIER),
+    Split("held-out 10", "heldout10.yaml", "retired", "written blind in session 12 by another writer (helper-103) at the "
           "same time as 9, frozen by digest in 14fcfe2 before that session's reader changes, placed byte-identical in "
-          "cf34381", HELDOUT10_NEAR_EARLIER),
+          "cf34381, scored once in session 13; retired into training in session 14", HELDOUT10_NEAR_EARLIER),
+    Split("held-out 11", "heldout11.yaml", "live", "written blind in session 13 (helper-110) at the same time as 12, "
+          "frozen by digest in 8640aae before that session's later reader change (8e856e5), placed byte-identical in "
+          "8771c3b", HELDOUT11_NEAR_EARLIER),
+    Split("held-out 12", "heldout12.yaml", "live", "written blind in session 13 by another writer (helper-111) at the "
+          "same time as 11, frozen by digest in 8640aae before that session's later reader change (8e856e5), placed "
+          "byte-identical in 8771c3b", HELDOUT12_NEAR_EARLIER),
 )
 
 
