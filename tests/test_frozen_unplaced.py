@@ -19,6 +19,16 @@ UNPLACED = ROOT / "tests" / "data" / "frozen_unplaced"
 
 # path under UNPLACED → (the freeze record's set label, the name its row gives)
 ENTRIES: dict[str, tuple[str, str]] = {
+    "session14b/u15/heldout15.yaml": ("understanding held-out 15", "heldout15.yaml"),
+    "session14b/u15/README_heldout15.md": ("understanding held-out 15", "README_heldout15.md"),
+    "session14b/u16/heldout16.yaml": ("understanding held-out 16", "heldout16.yaml"),
+    "session14b/u16/README_heldout16.md": ("understanding held-out 16", "README_heldout16.md"),
+    "session14b/v13/published_memory_heldout_kinds13.yaml": ("VRAM round 13", "published_memory_heldout_kinds13.yaml"),
+    "session14b/v13/README_round13.md": ("VRAM round 13", "README_round13.md"),
+    "session14b/s13/heldout13_cssnoeasy_vllm_a100_pcie_qwen3_32b.yaml": ("serving round 13", "heldout13_cssnoeasy_vllm_a100_pcie_qwen3_32b.yaml"),
+    "session14b/s13/heldout13_faradawn_bench3_h200.yaml": ("serving round 13", "heldout13_faradawn_bench3_h200.yaml"),
+    "session14b/s13/heldout13_kagaho_vllm_l40s_tp2.yaml": ("serving round 13", "heldout13_kagaho_vllm_l40s_tp2.yaml"),
+    "session14b/s13/README_round13.md": ("serving round 13", "README_round13.md"),
     "session14/u13/heldout13.yaml": ("understanding held-out 13", "heldout13.yaml"),
     "session14/u13/README_heldout13.md": ("understanding held-out 13", "README_heldout13.md"),
     "session14/u14/heldout14.yaml": ("understanding held-out 14", "heldout14.yaml"),
