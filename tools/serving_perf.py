@@ -27,7 +27,8 @@ in full. Pipeline stages split the batch into `pp` micro-batches: capacity grows
 does not (each token still passes every stage).
 
 Prefill of one prompt of L tokens: 2 · N_layers,active · L + 2 · N_head (+ 2 · layers · L² · q_dim for causal
-attention) FLOPs at the prefill MFU, and at least one read of the weights per chunk of the engine's step budget. The
+attention, at half the MFU where vLLM has no FlashAttention-2: below SM 8.0, tools/serving_profiles.py
+`NO_FA2_BELOW_CC`) FLOPs at the prefill MFU, and at least one read of the weights per chunk of the engine's step budget. The
 LM head runs for the sampled position only: vLLM V1 computes logits at one index per scheduled request
 (vllm/v1/worker/gpu_model_runner.py, `logits_indices = query_start_loc[1:] - 1`), not for every prompt token, and the
 embedding is a lookup with no FLOPs; counting both at every token overstated the prefill FLOPs of Qwen3-14B by
@@ -115,8 +116,10 @@ from tools.serving_profiles import (
     compute_precision,
     kv_dtype,
     kv_element_bytes,
+    legacy_int4_kernel,
     linear_only,
     peak_tflops,
+    prefill_attention_efficiency,
     vllm_release,
 )
 from tools.serving_types import (
@@ -227,6 +230,8 @@ class Plan:
     pool_terms: KvPoolTerms | None = None  # the pool's terms (tools/kv_pool.py)
     scheduler_steps: int = 1  # decode steps per scheduler call (vLLM --num-scheduler-steps; 1: every step)
     cpu_overlap: bool = False  # the per-sequence CPU work runs beside the GPU's (vLLM async scheduling)
+    attention_efficiency: float = 1.0  # the prompt attention's share of the prefill MFU (< 1: no FlashAttention-2)
+    legacy_int4: bool = False  # int4 on vLLM below SM 8.0: no Marlin kernel, weights read no faster than 16-bit
 
 
 # engines that run on NVIDIA's CUDA stack only (vLLM, SGLang and llama.cpp have ROCm builds)
@@ -249,6 +254,10 @@ def make_plan(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout, i
     cap = weight_read_cap_gbps(gpu)
     weight_bw = bw if cap is None else min(bw, cap * 1e9 / 1e3)
     context = req.max_model_len or (in_len + out_len)
+    factor = FORMAT_BANDWIDTH_FACTOR[req.weights]
+    legacy = legacy_int4_kernel(req.engine, req.weights, gpu)
+    if legacy:  # the decode step takes as long as the 16-bit model's weight read (serving_profiles MARLIN_FROM_CC)
+        factor = total / weight_bytes(model, WeightFormat.fp16)
     plan = Plan(
         model=model, gpu=gpu, req=req, layout=layout, profile=profile, in_len=in_len, out_len=out_len,
         context_len=context, kv_dtype=dtype, kv_bytes=kv_element_bytes(dtype), weights_total=total,
@@ -256,11 +265,12 @@ def make_plan(model: ModelSpec, gpu: GPU, req: ServingRequest, layout: Layout, i
         embed_bytes_gpu=embed_bytes / shards, linear_active=max(0.0, model.compute_params - embed_params - head),
         head_params=head,
         layers=s.layers, hidden=s.hidden, intermediate=s.intermediate, q_dim=s.heads * s.head_dim, vocab=s.vocab,
-        peak=peak, bandwidth=bw, weight_bandwidth=weight_bw, format_factor=FORMAT_BANDWIDTH_FACTOR[req.weights],
+        peak=peak, bandwidth=bw, weight_bandwidth=weight_bw, format_factor=factor,
         visible_gib=visible_gib(gpu), usable_gib=0.0, non_torch_gib=0.0,
         activation_gib=0.0, pool_gib=0.0, batched_tokens=0, max_num_seqs=0, memory_note=Note.of(ServingCode.kv_dtype),
         scheduler_steps=(scheduling or EngineScheduling()).scheduler_steps(req.engine, req.vllm_engine),
         cpu_overlap=(scheduling or EngineScheduling()).overlaps_cpu(req.engine, req.vllm_engine, layout.pp),
+        attention_efficiency=prefill_attention_efficiency(req.engine, gpu), legacy_int4=legacy,
     )
     _size_memory(plan)
     return plan
@@ -515,8 +525,9 @@ def prefill_ms(p: Plan, tokens: float, sequences: float = 1.0) -> float:
     read = p.weights_gpu - p.embed_bytes_gpu
     weights_ms = chunks * read / (p.bandwidth * p.format_factor) * p.layout.pp if p.bandwidth else 0.0
     compute = 0.0
-    if p.peak:
-        compute = flops / (p.layout.tp * p.peak * 1e12 * p.profile.prefill_mfu) * 1e3
+    if p.peak:  # the attention FLOPs at the attention kernel's share of the MFU (below SM 8.0 vLLM has no FA2)
+        effective = flops - attention + attention / p.attention_efficiency
+        compute = effective / (p.layout.tp * p.peak * 1e12 * p.profile.prefill_mfu) * 1e3
     return max(compute, weights_ms) + chunks * p.profile.step_overhead_ms + allreduce_ms(p, total)
 
 

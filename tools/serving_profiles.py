@@ -401,6 +401,49 @@ FORMAT_FACTOR_CALIBRATED: frozenset[WeightFormat] = frozenset(
     {WeightFormat.fp8, WeightFormat.int4, WeightFormat.q4_k_m, WeightFormat.q4_0}
 )
 
+# ---------------------------------------------------------------- kernels a GPU generation lacks (since round 11)
+#
+# FlashAttention-2 runs on SM 8.0 and newer only. vLLM's attention selector falls back below that:
+# vllm/platforms/cuda.py `get_attn_backend_cls` (0.8.x, the V0 path): `if not cls.has_device_capability(80):
+# # Volta and Turing NVIDIA GPUs. logger.info("Cannot use FlashAttention-2 backend for Volta and Turing GPUs.");
+# target_backend = _Backend.XFORMERS` (earlier releases: vllm/attention/selector.py, the same message; engine logs on
+# T4/V100 print it, then "Using XFormers backend."). xFormers' memory-efficient (cutlass) prefill kernel is a
+# FlashAttention-1-class kernel; FlashAttention-2 is "around 2x" faster than FlashAttention, which reaches "25-40 % of
+# the theoretical maximum FLOPs/s" against FA2's 50-73 % (Dao 2023, arXiv:2307.08691, abstract). The vLLM prefill MFU
+# was fitted on FA2 GPUs (every calibration vLLM run is SM 8.0+), so below SM 8.0 the prompt's attention FLOPs run at
+# half that MFU; the linear layers' GEMMs (cuBLAS) keep it. Decode attention is vLLM's own paged-attention kernel on
+# every GPU and is unchanged.
+NO_FA2_BELOW_CC = 8.0
+NO_FA2_ATTENTION_EFFICIENCY = 0.5  # FA1-class kernel vs FA2: Dao 2023's "around 2x"
+
+# AWQ / GPTQ int4 in vLLM take the Marlin kernels only from SM 8.0: vllm/model_executor/layers/quantization/
+# awq_marlin.py `AWQMarlinConfig.get_min_capability` returns 80 (gptq_marlin.py likewise), while the plain `awq` method
+# runs from 75. Below SM 8.0 a checkpoint stays on the legacy AWQ GEMM (awq.py: the fused `awq_gemm` for fewer than
+# 256 tokens, `awq_dequantize` + an fp16 matmul above), which vLLM itself flags at start-up: "awq quantization is not
+# fully optimized yet. The speed can be slower than non-quantized models." (vllm/config.py `_verify_quantization`:
+# `awq` is not in `optimized_quantization_methods`). So the fitted int4 factor (a Marlin run on an A100) does not
+# apply there: the decode step reads the weights no faster than the 16-bit model's (no speed-up from the smaller
+# file; the weights still take the int4 bytes in memory).
+MARLIN_FROM_CC = 8.0
+
+
+def flash_attention_2(engine: "Engine", gpu: GPU) -> bool:
+    """Whether the engine's prefill attention runs FlashAttention-2 (False: vLLM on a CUDA GPU below SM 8.0, which
+    falls back to xFormers). Other engines and unknown capabilities: True (the constants as fitted)."""
+    cc = gpu.cc
+    return not (engine == Engine.vllm and cc is not None and cc < NO_FA2_BELOW_CC - 1e-9)
+
+
+def prefill_attention_efficiency(engine: "Engine", gpu: GPU) -> float:
+    """The prompt attention's share of the prefill MFU: 1 with FlashAttention-2, NO_FA2_ATTENTION_EFFICIENCY without."""
+    return 1.0 if flash_attention_2(engine, gpu) else NO_FA2_ATTENTION_EFFICIENCY
+
+
+def legacy_int4_kernel(engine: "Engine", fmt: WeightFormat, gpu: GPU) -> bool:
+    """vLLM serving an int4 (AWQ/GPTQ) checkpoint on a CUDA GPU below SM 8.0: no Marlin kernel, the legacy GEMM."""
+    cc = gpu.cc
+    return engine == Engine.vllm and fmt == WeightFormat.int4 and cc is not None and cc < MARLIN_FROM_CC - 1e-9
+
 # ---------------------------------------------------------------- engines (efficiencies: see benchmarks/serving.md)
 
 # Fitted 2026-12-01 by `python benchmarks/serving.py --calibrate` on the calibration split of tests/data/serving/
