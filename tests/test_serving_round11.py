@@ -156,9 +156,9 @@ def test_the_report_prints_the_frozen_evaluation_first_and_is_current(cat, rows)
     since = text.index(SC.ROUND11_SINCE_HEADING)
     assert "\n".join(SC.ROUND11_EVALUATION) in text[start:since]
     live = [*SC.pooled_round_targets(SC.ROUND11, rows), "", *SC.findings_pooled_round(SC.ROUND11, rows)]
-    assert live == SC.ROUND11_EVALUATION
-    assert "The same figures as its one evaluation above (no predicted figure has changed since)." in \
-        text[since:text.index("### Round 10: its one evaluation")]
+    # since the SM 8.0 kernel fallbacks (tests/test_serving_turing.py) the live figures move: printed under the heading
+    assert live != SC.ROUND11_EVALUATION
+    assert "\n".join(SC.pooled_round_targets(SC.ROUND11, rows)) in text[since:text.index("### Round 10: its one evaluation")]
     targets = text.split("## Targets", 1)[1].split("### Round 11: its one evaluation", 1)[0]
     assert "reported apart from the throughput figures" in targets and "no KV reading" in targets
     assert (targets.index("- held out, round 11, ")
