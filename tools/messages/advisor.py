@@ -384,8 +384,8 @@ MESSAGES: dict = {
         f"用 {f.int(p.get('needed'))} 张卡大约需要 {f.hours(p.get('hours_needed'))}。",
     ),
     "time.deadline_pick": (
-        lambda p, f: f"It finishes in about {f.hours(p.get('hours'))}, within your {f.hours(p.get('deadline_hours'))} limit.",
-        lambda p, f: f"大约 {f.hours(p.get('hours'))} 跑完，在 {f.hours(p.get('deadline_hours'))} 的期限之内。",
+        lambda p, f: f"It finishes in about {f.hours_days(p.get('hours'))}, within your {f.hours(p.get('deadline_hours'))} limit.",
+        lambda p, f: f"大约 {f.hours_days(p.get('hours'))} 跑完，在 {f.hours(p.get('deadline_hours'))} 的期限之内。",
     ),
     "time.deadline_ok": (
         lambda p, f: f"**{f.g(p.get('gpus'))}× {p.get('gpu')} is enough** to finish within {f.hours(p.get('deadline_hours'))}: the run takes about {f.hours(p.get('hours'))}.",
