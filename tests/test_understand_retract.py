@@ -19,8 +19,11 @@ CASES = [
     (ConversationState(), ["deadline"], []),
     # the deadline in force is withdrawn
     (IN_FORCE, ["deadline"], ["deadline"]),
-    # only the one in force stays: the budget was set, no provider was
-    (IN_FORCE, ["budget", "providers"], ["budget"]),
+    # only the one in force stays: the budget was set, no billing was
+    (IN_FORCE, ["budget", "billing"], ["budget"]),
+    # "不限厂商" / "any provider is fine" is retract: [providers] even with none stated (README, session 8)
+    (IN_FORCE, ["budget", "providers"], ["budget", "providers"]),
+    (ConversationState(), ["providers"], ["providers"]),
     # hardware is hardware_in_force's to trim ("forget my card" with none in force still withdraws the GPU)
     (ConversationState(), ["gpus"], ["gpus"]),
 ]

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from assistant.understand.slots import FirstCall, Frame, SlotUpdate
 
@@ -44,11 +44,43 @@ class CorpusTurn(BaseModel):
     slots: SlotUpdate = Field(default_factory=SlotUpdate)
 
 
+def _numeric_slots() -> frozenset[str]:
+    """The SlotUpdate fields whose value is a plain number (int or float, optional)."""
+    out = set()
+    for name, info in SlotUpdate.model_fields.items():
+        args = getattr(info.annotation, "__args__", (info.annotation,))
+        if args and all(a in (int, float, type(None)) for a in args) and any(a in (int, float) for a in args):
+            out.add(name)
+    return frozenset(out)
+
+
+NUMERIC_SLOTS = _numeric_slots()
+_NUMBER_TEXT = re.compile(r"^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$")
+
+
+def numeric_state(state: dict[str, Any]) -> dict[str, Any]:
+    """An expected state is a free dict, so YAML's own typing reaches the scorer: PyYAML (YAML 1.1) reads '1.4e+10' as
+    a number but '7.0e9' and '7e9', whose exponent has no sign, as strings. A number written as text in a
+    numeric slot (`params`, `hours`, `seq_len` …) is read as its number; every other value is left as written."""
+    out = {}
+    for key, value in state.items():
+        if key in NUMERIC_SLOTS and isinstance(value, str) and _NUMBER_TEXT.match(value):
+            number = float(value)
+            value = int(number) if number.is_integer() and SlotUpdate.model_fields[key].annotation in (int, int | None) else number
+        out[key] = value
+    return out
+
+
 class CorpusExpect(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     state: dict[str, Any] = Field(default_factory=dict)
     first_call: FirstCall
+
+    @field_validator("state")
+    @classmethod
+    def _numbers(cls, state: dict[str, Any]) -> dict[str, Any]:
+        return numeric_state(state)
 
 
 class Conversation(BaseModel):

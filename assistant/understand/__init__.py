@@ -108,11 +108,16 @@ def hardware_in_force(update: SlotUpdate, state: ConversationState) -> SlotUpdat
     return update.model_copy(update={"retract": keep})
 
 
+ALWAYS_WITHDRAWN = ("providers",)
+
+
 def retract_in_force(update: SlotUpdate, state: ConversationState) -> SlotUpdate:
     """A withdrawal names what is in force: "no rush" or "不限厂商" in a question that set no deadline or provider
     withdraws nothing (the state is the same either way; the turn states no `retract`). The hardware slots are
-    hardware_in_force's (a "forget my card" with none in force still withdraws the GPU)."""
-    keep = [n for n in update.retract if n in HARDWARE_SLOTS or state.has(n)]
+    hardware_in_force's (a "forget my card" with none in force still withdraws the GPU). "不限厂商" / "any provider is
+    fine" is the README's `retract: [providers]` even when no provider was stated (session 8): it says the answer may
+    name any provider, which a later turn's provider must not narrow silently."""
+    keep = [n for n in update.retract if n in HARDWARE_SLOTS or n in ALWAYS_WITHDRAWN or state.has(n)]
     return update if keep == list(update.retract) else update.model_copy(update={"retract": keep})
 
 

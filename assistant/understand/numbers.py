@@ -161,8 +161,15 @@ def _chinese(text: str) -> str:
 _SINGLE_DOUBLE = re.compile(r"(单|双)(?=[张块台卡路机节]|\s*(?:gpu|GPU|显卡))")
 
 
+_CJK_COMMA_IN_DIGITS = re.compile(r"(?<=\d)[，、](?=\d)")
+
+
 def normalise(text: str) -> str:
-    """Full-width folded, number words and Chinese numerals as digits ('单卡' -> '1卡', '双卡' -> '2卡')."""
+    """Full-width folded, number words and Chinese numerals as digits ('单卡' -> '1卡', '双卡' -> '2卡').
+
+    A Chinese comma is a clause break, never a thousands separator: between digits ("max_length 1024，10个epoch") it
+    folds to ", ", so that the two numbers are not read as one ("1024,10")."""
+    text = _CJK_COMMA_IN_DIGITS.sub(", ", text)
     text = unicodedata.normalize("NFKC", text)
     text = _english(text)
     text = _SINGLE_DOUBLE.sub(lambda m: (" 1" if m.group(1) == "单" else " 2"), text)

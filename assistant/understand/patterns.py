@@ -427,15 +427,21 @@ def epochs(t: str) -> float | None:
 
 # ------------------------------------------------------------------ sequence, batch, rank
 
+# What joins a setting's name to its value: one word ("=", "为", "of"), or a short chain of them — a modal, an adverb
+# of time and a verb of setting ("序列长度要到 32k", "batch 设 1", "bs 能开到 4", "bs 降到 2", "每卡 batch 只能开到 4",
+# "max-model-len 已经压到 4096", "max_model_len above 8192"): the value set, raised or lowered to is the setting's
+SETTING_TO = (r"(?:\s*(?:\(|（|=|:|：|\bof\b|\bis\b|\bto\b|\bat\b|\babove\b|\bover\b|bumped|\bup\b|\bset\b|\bonly\b|\bjust\b|"
+              r"为|是|要|得|能|只能|可以|就|已经|已|都|也|还|才|设成|设为|设到|设|开到|开成|开|改到|改成|改|调到|调成|调|压到|降到|降|"
+              r"加到|提到|拉到|上到|到)){0,3}")
 _SEQ_PRE = re.compile(
     rf"(?:seq(?:uence)?(?:[ _-]?len(?:gth)?)?|context(?:[ _-]?(?:length|window|len|size))?|ctx(?:[ _-]?len)?|max[_ -]?(?:seq|model)?[_ -]?len(?:gth)?|"
     rf"cutoff(?:[_ ]len)?|model_max_length|max_model_len|max_position_embeddings|上下文(?:长度|窗口)?|序列长度|序列|文本长度|长度)"
-    rf"\s*(?:\(|（|of|=|:|：|为|是|is|要|到|设成|设为|改到|改成|to|bumped to|up to)?\s*(?:约|大概|~)?\s*{N}\s*(k|K|万)?(?![A-Za-z0-9])",
+    rf"{SETTING_TO}\s*(?:约|大概|~)?\s*{N}\s*(k|K|万)?(?![A-Za-z0-9])",
     re.I,
 )
 _SEQ_POST = re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(k|K)?\s*(?:tokens?\s*(?:of\s*)?)?(?:的\s*)?(?:以上的?\s*)?(?:context|ctx|上下文|上文|长上文|序列长度|seq(?:uence)?(?:\s*len(?:gth)?)?|长文本|窗口|长度)", re.I)
 _BATCH = re.compile(
-    rf"(?:per_device_train_batch_size|micro[_ -]?batch(?:[_ -]?size)?|batch[_ -]?size|\bbatch\b|\bbsz?\b|批大小|批次大小|批量大小|批量|batch_size)\s*(?:of|=|:|：|为|是|is|设为|设成|开到)?\s*{N}",
+    rf"(?:per_device_train_batch_size|micro[_ -]?batch(?:[_ -]?size)?|batch[_ -]?size|\bbatch\b|\bbsz?\b|批大小|批次大小|批量大小|批量|batch_size){SETTING_TO}\s*{N}",
     re.I,
 )
 _RANK = re.compile(rf"(?:lora[_ ]?rank|lora[_ ]?r\b|\brank\b|\blora_r\b|秩|\br)\s*(?:=|:|of|为|是|设为)?\s*{N}", re.I)
@@ -611,7 +617,9 @@ def time_slots(t: str, training: bool) -> TimeReading:
 
 _CONCURRENCY = [
     re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:个\s*|路\s*)?(?:concurrent|simultaneous|parallel|并发|同时在线|在线并发)", re.I),
-    re.compile(rf"(?:concurrency|concurrent (?:users|requests|sessions)|并发(?:数|量|用户|请求)?|同时在线(?:人数)?|同时(?:使用|访问|请求)(?:的)?(?:人数|用户)?|max_num_seqs|--max-concurrency)\s*(?:of|=|:|：|为|是|is|约|大概|达到|在|要|上|有|~)?\s*(?:约|大概|~)?\s*{N}{MULT}", re.I),
+    re.compile(rf"(?:concurrency|concurrent (?:users|requests|sessions)|并发(?:数|量|用户|请求)?|同时在线(?:人数)?|同时(?:使用|访问|请求)(?:的)?(?:人数|用户)?|max_num_seqs|--max-concurrency)(?:\s*(?:of|=|:|：|为|是|is|约|大概|达到|在|要|上|有|~|能|只能|可以|已经|开到|加到|压到|提到|拉到|设到|设为|设成|调到|到)){{0,3}}\s*(?:约|大概|~)?\s*{N}{MULT}", re.I),
+    # "单并发", "single-concurrency latency", "at concurrency 1": one request at a time
+    re.compile(r"(?P<one>单并发|单路并发|\bsingle[- ]concurren(?:cy|t)\b)", re.I),
     re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:个)?\s*(?:users?|people|人|用户|个人)\s*(?:at (?:the same|once|a) time|at once|同时|concurrently|simultaneously|一起用|并发)", re.I),
     # "2 requests at the same time", "10 people chatting at once", "as soon as 2 requests are running", "10 线程并发"
     re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:requests?|reqs?|people|users?|clients?|sessions?|streams?|prompts?)\s*(?:[a-z]+ing\s+|are\s+|run\s+)?"
@@ -704,6 +712,8 @@ def _first(patterns: list[re.Pattern], t: str, *, context_k: bool = False) -> fl
         for m in p.finditer(t):
             if _per_million_unit(t, m.start()):
                 continue
+            if "one" in p.groupindex:
+                return 1.0  # a pattern naming "one" in words ("单并发")
             v = _num(m.group(1), m.group(2) if p.groups >= 2 else None, context_k=context_k)
             if v is not None and v > 0:
                 return v
