@@ -351,3 +351,18 @@ def test_configured_currency_and_region_are_defaults_below_the_question(monkeypa
     assert a.tool_calls[0].args["currency"] == "CNY" and a.tool_calls[0].args["region"] == "cn"
     b = advisor.ask("And in USD, anywhere in the world?")
     assert b.tool_calls[0].args["currency"] == "USD"
+
+
+@pytest.mark.parametrize("question, said", [
+    ("serve Qwen2.5-72B to 50 concurrent users, what should I rent and what does it cost per million tokens?",
+     "Deploy it as {gpus} GPUs: {replicas} replica{s} × TP {tp}."),
+    ("部署 Qwen2.5-72B，50 个人同时用，租什么，每百万 token 多少钱？", "部署方式：{gpus} 张卡：{replicas} 个副本 × TP {tp}。"),
+])
+def test_a_serving_pick_on_several_gpus_says_how_to_split_the_model(question, said):
+    """A multi-GPU pick is only usable with its layout (replicas × tensor parallel): the answer states the
+    recommender's own, so `--tensor-parallel-size` can be set from it."""
+    a = ask(question)
+    r = a.recommendation
+    assert r is not None and (r["layout"]["params"]["gpus"]) > 1
+    p = r["layout"]["params"]
+    assert said.format(gpus=p["gpus"], replicas=p["replicas"], tp=p["tp"], s="s" if p["replicas"] > 1 else "") in a.answer

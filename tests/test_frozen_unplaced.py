@@ -29,20 +29,10 @@ ENTRIES: dict[str, tuple[str, str]] = {
     "session14b/s13/heldout13_faradawn_bench3_h200.yaml": ("serving round 13", "heldout13_faradawn_bench3_h200.yaml"),
     "session14b/s13/heldout13_kagaho_vllm_l40s_tp2.yaml": ("serving round 13", "heldout13_kagaho_vllm_l40s_tp2.yaml"),
     "session14b/s13/README_round13.md": ("serving round 13", "README_round13.md"),
-    "session14/u13/heldout13.yaml": ("understanding held-out 13", "heldout13.yaml"),
     "session14/u13/README_heldout13.md": ("understanding held-out 13", "README_heldout13.md"),
-    "session14/u14/heldout14.yaml": ("understanding held-out 14", "heldout14.yaml"),
     "session14/u14/README_heldout14.md": ("understanding held-out 14", "README_heldout14.md"),
-    "session14/v12/published_memory_heldout_kinds12.yaml": ("VRAM round 12", "published_memory_heldout_kinds12.yaml"),
     "session14/v12/README_round12.md": ("VRAM round 12", "README_round12.md"),
     "session14/s12/README_round12.md": ("serving round 12", "README_round12.md"),
-    "session14/s12/heldout12_demo_env_l4_vllm.yaml": ("serving round 12", "heldout12_demo_env_l4_vllm.yaml"),
-    "session14/s12/heldout12_kolyangg_mlops_h100_qwen3_30b_a3b.yaml": ("serving round 12", "heldout12_kolyangg_mlops_h100_qwen3_30b_a3b.yaml"),
-    "session14/s12/heldout12_kumaxxp_duo_talk_rtx_a5000.yaml": ("serving round 12", "heldout12_kumaxxp_duo_talk_rtx_a5000.yaml"),
-    "session14/s12/heldout12_lukejyk_autoscientists_a100_80gb.yaml": ("serving round 12", "heldout12_lukejyk_autoscientists_a100_80gb.yaml"),
-    "session14/s12/heldout12_sridhar1804_local_ai_rtx3090.yaml": ("serving round 12", "heldout12_sridhar1804_local_ai_rtx3090.yaml"),
-    "session14/s12/heldout12_tokenkaki_vllm_a100_40gb.yaml": ("serving round 12", "heldout12_tokenkaki_vllm_a100_40gb.yaml"),
-    "session14/s12/heldout12_vllm_pr_17122.yaml": ("serving round 12", "heldout12_vllm_pr_17122.yaml"),
 }
 
 

@@ -314,6 +314,7 @@ MESSAGES: dict = {
     "rec.lead_unpriced": (_rec_unpriced, _rec_unpriced),
     "rec.every_option": (lambda p, f: "Every option above: " + "; ".join(p.get("notes") or []) + ".",
                          lambda p, f: "以上每个方案都是：" + "；".join(p.get("notes") or []) + "。"),
+    "rec.deploy": ("Deploy it as {layout}.", "部署方式：{layout}。"),
     "rec.quantised": ("With quantised weights (cheaper; check the quality caveat):", "改用量化权重（更便宜；注意精度影响）："),
     "rec.within_budget": (
         lambda p, f: f"That is within your budget of {f.money(p.get('budget'), p.get('currency'))} {_per(p, f)}.",

@@ -53,6 +53,7 @@ class RecCode(NoteCode):
     infeasible_deadline = "rec.infeasible_deadline"  # deadline_hours, max_gpus
     cheaper = "rec.cheaper"
     quantised = "rec.quantised"
+    deploy = "rec.deploy"  # layout: the serving pick's replicas × TP (× PP) note
     every_option = "rec.every_option"  # notes: what every row of the table would repeat
 
 
@@ -259,6 +260,11 @@ def compose_recommendation(ctx: TurnContext, plan: Plan, results: Results, cited
             out.add(Para([line]))
         served = [Note.model_validate(x) for x in top.get("reasons", [])
                   if isinstance(x, dict) and x.get("code") in ("serve_rec.option", "serve_rec.layout")]
+        layout = top.get("layout")
+        if served and isinstance(layout, dict) and layout.get("code") == "serve_rec.layout" and (
+                (layout["params"].get("gpus") or 1) > 1 or (layout["params"].get("copies") or 1) > 1):
+            # how to deploy several GPUs (replicas × TP × PP): the engine's --tensor-parallel-size follows from it
+            served.insert(0, Note.of(RecCode.deploy, layout=Note.model_validate(layout)))
         if served:
             out.add(Para(served))  # what the pick does under the load: tokens/s, latency, cost per million tokens
         variants = []
