@@ -161,8 +161,8 @@ def vllm_fields(version: str | None) -> dict[str, Any]:
     from tools.serving_types import VllmEngine
 
     rules = vllm_rules(version)
-    if rules:
-        return {"vllm_engine": rules[0], "vllm_sampler": rules[1]}
+    if rules:  # the release itself too: which start-up memory rules apply changes by release (tools/kv_pool.py)
+        return {"vllm_engine": rules[0], "vllm_sampler": rules[1], "engine_version": version}
     generation = re.search(r"(?<![A-Za-z0-9])[vV]([01])(?![A-Za-z0-9_.])", version)
     if generation:  # the engine generation alone ("V0", "V1 engine"): its default warm-up
         return {"vllm_engine": VllmEngine(f"v{generation.group(1)}")}

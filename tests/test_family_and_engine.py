@@ -5,12 +5,15 @@ Table-driven over the real catalog, the real handlers and the real LangChain too
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from assistant.offline.context import TurnContext
 from assistant.understand.serving_setup import CHAT_TRAFFIC, vllm_version as _vllm_version
 from assistant.offline.workload import AssumeCode, Defaults, model_args
 from assistant.understand.slots import Frame
+from tools.serving_profiles import WeightFormat
 
 
 @pytest.fixture(scope="module")
@@ -114,3 +117,39 @@ def test_the_training_method_assumed_follows_the_model_size(slots, params, train
     ctx = TurnContext(frame=Frame.memory, slots=slots, workload_params=params, training=training)
     assert mode_of(ctx, d) == mode
     assert [n.code for n in d.assumptions] == ([assumed] if assumed else [])
+
+
+def test_a_stated_release_reaches_the_kv_pool_rules_by_release():
+    """'vllm 0.11' in a question is the release too, not only its engine generation: from 0.11.0 NCCL's buffers come
+    out of the headroom, not the pool (tools/kv_pool.py), so on two GPUs the pool grows; on one nothing moves."""
+    from assistant.lc_tools import ServingArgs, ToolBox, vllm_fields
+    from assistant.resources import Resources
+    from knowledge.settings import Settings
+
+    assert vllm_fields("0.11.0")["engine_version"] == "0.11.0" and "engine_version" not in vllm_fields("V1")
+    box = ToolBox(Resources(Settings.load()))
+    base = dict(gpu="H100", input_len=16000, output_len=100)  # too long for 70B on two H100s: TP 4 either way
+    one = [box.estimate_serving(ServingArgs(**base, model="llama-3-8b", gpus=1, vllm_version=v)) for v in ("0.10.2", "0.11.0")]
+    wide = [box.estimate_serving(ServingArgs(**base, model="llama-3.1-70b", gpus=4, vllm_version=v)) for v in ("0.10.2", "0.11.0")]
+    assert one[1].kv_cache_gib == pytest.approx(one[0].kv_cache_gib)
+    assert wide[0].tp == wide[1].tp == 4
+    assert wide[1].kv_cache_gib - wide[0].kv_cache_gib == pytest.approx(2.5 - 0.4)  # NCCL over NVLink, less the base
+
+
+def test_cli_engine_version_and_the_recommenders_load_carry_the_release(capsys):
+    from knowledge.catalog import load_catalog
+    from knowledge.settings import Settings
+    from tools.recommend_serving import ServingPlanner
+    from tools.schemas import ServingLoad
+    from ui.cli import main
+
+    def kv(version: str) -> str:
+        assert main(["serving", "--model", "llama-3-8b", "--gpu", "H100", "--gpus", "2", "--tp", "2",
+                     "--engine-version", version, "--json"]) == 0
+        return json.loads(capsys.readouterr().out)["kv_cache_gib"]
+
+    assert kv("0.11.0") > kv("0.10.2")
+    cat = load_catalog(Settings.load())
+    load = ServingLoad(concurrency=8, engine_version="0.11.0")
+    planner = ServingPlanner(cat.model("llama-3-8b"), load, 8)
+    assert planner.request(WeightFormat.bf16, 2, 2, 1, 1).engine_version == "0.11.0"

@@ -93,6 +93,7 @@ class ServingPlanner:
             min_tokens_per_user=s.min_tokens_per_user, traffic=s.traffic,
             **({"vllm_engine": s.vllm_engine} if s.vllm_engine else {}),
             **({"vllm_sampler": s.vllm_sampler} if s.vllm_sampler else {}),
+            **({"engine_version": s.engine_version} if s.engine_version else {}),
         )
 
     def estimate(self, gpu: GPU, per_node: int, nodes: int, weights: WeightFormat, copies: int) -> ServingEstimate | Note | None:

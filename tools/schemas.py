@@ -384,6 +384,8 @@ class ServingLoad(Strict):
     traffic: Traffic | None = Field(default=None, description="stand-in lengths when none are given: chat = ShareGPT's means")
     vllm_engine: VllmEngine | None = Field(default=None, description="vLLM engine generation (None: the estimator's default, V1)")
     vllm_sampler: SamplerWarmup | None = Field(default=None, description="vLLM profile run's sampler warm-up (None: the generation's)")
+    engine_version: str | None = Field(default=None, max_length=40, description="the engine release as published "
+                                       "(\"0.11.0\"): vLLM's KV-pool rules by release (tools/kv_pool.py)")
     async_scheduling: bool | None = Field(default=None, description="vLLM V1 async scheduling (default from v0.14; "
                                           "None: not stated, the engine's defaults as the constants were fitted)")
 

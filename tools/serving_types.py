@@ -111,7 +111,7 @@ class ServingRequest(Strict):
                                                                    "above a 32K context)")
     vllm_sampler: SamplerWarmup | None = Field(default=None, description="vLLM profile run's top-k/top-p warm-up "
                                                                          "(default: sort on V0, fused on V1)")
-    engine_version: str | None = Field(default=None, description="the engine release as published (\"0.11.0\"): "
+    engine_version: str | None = Field(default=None, max_length=40, description="the engine release as published (\"0.11.0\"): "
                                                                  "vLLM's pool rules by release (tools/kv_pool.py); "
                                                                  "None: the rules the constants were fitted under")
     price_per_hour: float | None = Field(default=None, ge=0, description="the whole deployment, in `currency`")

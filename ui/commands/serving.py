@@ -113,6 +113,8 @@ def register(subparsers) -> None:
                        help="vLLM chunked prefill on (default: the engine's)")
     chunk.add_argument("--no-chunked-prefill", dest="chunked_prefill", action="store_false",
                        help="vLLM chunked prefill off: the profile run takes the whole context")
+    p.add_argument("--engine-version", default=None, metavar="RELEASE",
+                   help="the engine release, e.g. 0.11.0: vLLM's KV-pool rules by release (default: as fitted)")
     p.add_argument("--vllm-sampler", choices=[x.value for x in SamplerWarmup], default=None,
                    help="vLLM sampler warm-up at start-up (default: sort on v0, fused on current v1)")
     load = p.add_mutually_exclusive_group()
@@ -160,7 +162,7 @@ def request_from_args(args: argparse.Namespace) -> ServingRequest:
         "ttft_ms": args.ttft_ms, "min_tokens_per_user": args.min_tokens_per_user,
         "currency": args.currency, "max_num_seqs": args.max_num_seqs, "max_batched_tokens": args.max_num_batched_tokens,
         "vllm_engine": args.vllm_engine, "chunked_prefill": args.chunked_prefill, "vllm_sampler": args.vllm_sampler,
-        "traffic": args.traffic,
+        "traffic": args.traffic, "engine_version": args.engine_version,
     }
     return ServingRequest(**{k: v for k, v in given.items() if v is not None})
 
