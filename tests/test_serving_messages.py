@@ -79,6 +79,7 @@ def _runs() -> dict[str, Callable]:
         "transformers q8_0 q5": est("qwen2.5-7b", "RTX-4090", gpus=1, engine="transformers", weights="q5_k_m"),
         "fp8 on Ampere, fp8 KV, int4": est("llama-3.1-8b", "A100-80GB", gpus=1, weights="fp8", kv_precision="fp8"),
         "int4": est("llama-3.1-8b", "L40S", gpus=1, weights="int4"),
+        "int4 on a T4: no Marlin, no FlashAttention-2": est("llama-3.1-8b", "T4", gpus=1, weights="int4"),
         "gguf q4_0 and q8_0": est("llama-2-7b", "RTX-4090", gpus=1, engine="llamacpp", weights="q8_0"),
         "kv short": est("llama-3.1-70b", "H100", gpus=2, weights="fp8", input_len=8000, output_len=1000, load=_conc(200)),
         "beyond context": est("llama-2-7b", "A100-80GB", gpus=1, input_len=8000, output_len=500),
@@ -164,6 +165,7 @@ SERVING_LATIN = {
     "awq", "gptq", "gguf", "gemma", "config", "json", "layer_types", "lm", "head", "embedding", "vllm", "gib", "tflops",
     "ms", "tok", "req", "pcie", "nvlink", "cuda", "gpu", "llama", "arxiv", "acl", "mlsys", "et", "al", "wikitext",
     "docs", "quantized", "mistral", "tensorrt-llm", "llama.cpp", "decoder", "flops", "all-reduce",
+    "marlin",  # a kernel's name (vLLM's Marlin int4 GEMM), as written
 }
 
 

@@ -49,11 +49,15 @@ from tools.serving_profiles import (
     BITS_PER_WEIGHT,
     CALIBRATED_STACKS,
     FORMAT_FACTOR_CALIBRATED,
+    MARLIN_FROM_CC,
     STACK_CHECKED_SLOWER,
     Engine,
     EngineScheduling,
     compute_precision,
+    flash_attention_2,
+    legacy_int4_kernel,
     linear_only,
+    prefill_attention_efficiency,
 )
 from tools.serving_types import (
     DEFAULT_CONCURRENCY,
@@ -254,6 +258,9 @@ def _assumptions(model: ModelSpec, gpu: GPU, req: ServingRequest, plan: Plan, es
                              peak_tflops=plan.peak))
         notes.append(Note.of(ServingCode.prefill, input_tokens=est.input_len, prefill_ms=round(est.prefill_ms, 2),
                              mfu=prof.prefill_mfu, peak_tflops=plan.peak))
+        if not flash_attention_2(req.engine, gpu):
+            notes.append(Note.of(ServingCode.no_flash_attention_2, gpu=gpu.key, compute_capability=gpu.cc,
+                                 attention_share=prefill_attention_efficiency(req.engine, gpu)))
     else:
         notes.append(Note.of(ServingCode.compute_unknown, gpu=gpu.key, precision=compute_precision(req.weights, gpu).value))
     notes.append(Note.of(ServingCode.layout, gpus=est.gpus, tp=est.tp, pp=est.pp, nodes=est.nodes, replicas=est.replicas))
@@ -283,6 +290,8 @@ def _assumptions(model: ModelSpec, gpu: GPU, req: ServingRequest, plan: Plan, es
 
 def _caveats(model: ModelSpec, gpu: GPU, req: ServingRequest, plan: Plan, est: ServingEstimate) -> list[Note]:
     out = quality_caveats(req, gpu, plan.kv_dtype)
+    if legacy_int4_kernel(req.engine, req.weights, gpu):
+        out.append(Note.of(CaveatCode.int4_no_marlin, gpu=gpu.key, compute_capability=gpu.cc, needs=MARLIN_FROM_CC))
     if est.weights_fit and not est.fits:
         wanted = est.load.value if est.load.kind in (LoadKind.batch, LoadKind.concurrency) else _rate_needs(est)
         out.append(Note.of(CaveatCode.kv_short, concurrency=wanted, max_concurrency=est.max_concurrency,

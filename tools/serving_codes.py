@@ -51,6 +51,8 @@ class ServingCode(NoteCode):
     price = "serving.price"  # price_per_hour, currency, instance, as_of
     no_price = "serving.no_price"
     cost_at_load = "serving.cost_at_load"  # price_per_hour, currency, output_tok_s
+    no_flash_attention_2 = "serving.no_flash_attention_2"  # gpu, compute_capability, attention_share: vLLM below SM 8.0
+    # times the prompt's attention at that share of the fitted prefill efficiency (tools/serving_profiles.py)
 
 
 class CaveatCode(NoteCode):
@@ -65,6 +67,8 @@ class CaveatCode(NoteCode):
     misses_ttft = "serving.misses_ttft"  # ttft_ms, target_ms
     misses_tokens_per_user = "serving.misses_tokens_per_user"  # tokens_per_user_s, target_tok_s
     beyond_context = "serving.beyond_context"  # tokens, max_context_tokens, model
+    int4_no_marlin = "serving.int4_no_marlin"  # gpu, compute_capability, needs: vLLM's AWQ/GPTQ Marlin kernels need SM 8.0;
+    # below it int4 weights save memory but decode no faster than 16-bit ones
     stack_uncalibrated = "serving.stack_uncalibrated"  # gpu, stack (SoftwareStack value), engine, checked_slower (bool:
     # a published measurement on that stack and engine ran slower than estimated): the engine's constants were fitted on CUDA only
 

@@ -240,6 +240,10 @@ MESSAGES: dict = {
     "serving.queueing": (_queue, _queue),
     "serving.weights": (_weights, _weights),
     "serving.engine_profile": (_profile, _profile),
+    "serving.no_flash_attention_2": ("vLLM on {gpu} (compute capability {compute_capability}) has no FlashAttention-2: "
+                                     "the prompt's attention is timed at {attention_share:pct} of the fitted prefill "
+                                     "efficiency", "{gpu}（计算能力 {compute_capability}）上 vLLM 没有 FlashAttention-2："
+                                     "提示词的注意力按拟合预填充效率的 {attention_share:pct} 计时"),
     "serving.engine_uncalibrated": (lambda p, f: f"{_engine(p)}: no published measurements in the calibration set; "
                                     "efficiencies are priors, not fitted",
                                     lambda p, f: f"{_engine(p)}：校准集中没有该引擎的公开实测，效率参数是先验值，未经拟合"),
@@ -322,6 +326,10 @@ MESSAGES: dict = {
     "serving.misses_tokens_per_user": ("each user sees {tokens_per_user_s:tok_s}, under the {target_tok_s:tok_s} target",
                                        "每个用户 {tokens_per_user_s:tok_s}，低于 {target_tok_s:tok_s} 的目标"),
     "serving.stack_uncalibrated": (_stack, _stack),
+    "serving.int4_no_marlin": ("on {gpu} (compute capability {compute_capability}) vLLM has no Marlin kernel for AWQ/GPTQ "
+                               "int4 (it needs {needs}): the weights take a quarter of the memory but decode no faster than "
+                               "16-bit ones", "{gpu}（计算能力 {compute_capability}）上 vLLM 没有 AWQ/GPTQ int4 的 Marlin "
+                               "内核（需要 {needs}）：权重显存降到四分之一，但解码不比 16 位权重快"),
     "serving.beyond_context": ("{tokens:int} tokens per request is more than {model}'s {max_context_tokens:int}-token context",
                                "每个请求 {tokens:int} token，超过 {model} 的 {max_context_tokens:int} token 上下文"),
     # ---- errors (chat form; `.cli` names the flags)
