@@ -143,7 +143,7 @@ def test_the_readme_records_the_one_evaluations_headline():
 
 def test_the_report_prints_the_frozen_evaluation_and_is_current(cat, rows):
     """benchmarks/serving.md is what `python benchmarks/serving.py` prints at this commit; round 10 (spent) follows
-    round 11 in the targets (pooled, then per source), before round 9 (spent); its one evaluation is printed as frozen,
+    round 11 (spent since round 12 was placed) in the targets (pooled, then per source), before round 9 (spent); its one evaluation is printed as frozen,
     and at this commit the live figures are the frozen ones relabelled "(spent)" (a later change that moves them prints
     them under ROUND10_SINCE_HEADING)."""
     text = SC.report(cat)
@@ -156,9 +156,9 @@ def test_the_report_prints_the_frozen_evaluation_and_is_current(cat, rows):
         SC._relabelled_as_spent(SC.Split.heldout10, SC.ROUND10_EVALUATION)
     assert "The same figures as its one evaluation above, now labelled" in \
         text[since:text.index("### Round 9: its one evaluation")]
-    targets = text.split("## Targets", 1)[1].split("### Round 11: its one evaluation", 1)[0]
+    targets = text.split("## Targets", 1)[1].split("### Round 12: its one evaluation", 1)[0]
     assert "read as its collector read them" in targets
-    assert (targets.index("- held out, round 11, ") < targets.index("- held out, round 10 (spent), ")
+    assert (targets.index("- held out, round 11 (spent), ") < targets.index("- held out, round 10 (spent), ")
             < targets.index("- held out, round 10 (spent), source dennislee22_vllm_a100, ")
             < targets.index("- held out, round 10 (spent), source timwang_vllm_sglang_h100, ")
             < targets.index("- held out, round 9 (spent), ") < targets.index("- held out, round 8 (spent), "))

@@ -3,7 +3,9 @@ commit 8640aae; committed unplaced, placed in 8771c3b), read by no fitter, evalu
 ab3ed60 (no serving code or constant changed between the freeze and that run); that evaluation is kept verbatim
 (ROUND11_EVALUATION) and benchmarks/serving.md is the report of this commit. Reported pooled and per source (Livinfly
 carries 13 of the 27 cases), no KV reading (no KV case), KLsatorlac2's E2E figures (whole offline-batch wall times)
-read apart (decided at the freeze). Rendered by the function that renders round 10 (`PooledRound`). The checks every
+read apart (decided at the freeze). Rendered by the function that renders round 10 (`PooledRound`). Spent since its
+evaluation was printed and read (the SM 8.0 change 2acb8ec read it): labelled "held out, round 11 (spent)" when round 12
+was placed, printed after round 12; its frozen text unchanged. The checks every
 placed round shares (digests, the collector's README text, whole-source split, no erratum, no fitter, every case
 estimated) run from the registry in tests/test_held_out_rounds.py.
 
@@ -26,7 +28,8 @@ import serving as SC  # noqa: E402  (benchmarks/serving.py)
 SECTION = "# Round 11: a held-out set of published serving measurements (collector's report)"
 EVALUATION = "## Round 11: its one evaluation (2026-12-03, the estimator of commit ab3ed60)"
 JAN_FILE = "heldout11_jan_trtllm_vs_llamacpp.yaml"
-APART = "held out, round 11, KLsatorlac2's batch wall times (read apart)"
+LABEL = "held out, round 11 (spent)"  # since round 12 was placed
+APART = f"{LABEL}, KLsatorlac2's batch wall times (read apart)"
 
 
 @pytest.fixture(scope="module")
@@ -70,19 +73,19 @@ def test_klsatorlac2s_batch_wall_times_are_read_apart(rows, r11):
     assert len(apart) == 11 and {(r.file, r.metric) for r in apart} == {(SC.ROUND11_KLS_FILE, SC.Metric.e2e_ms)}
     assert {r.statistic for r in apart} == {"single"}
     lines = SC.pooled_round_targets(SC.ROUND11, rows)
-    assert any(line.startswith("- held out, round 11, throughput: ") and "over 31 figures" in line for line in lines)
-    assert any(line.startswith("- held out, round 11, latency: ") and "over 10 figures" in line for line in lines)
+    assert any(line.startswith(f"- {LABEL}, throughput: ") and "over 31 figures" in line for line in lines)
+    assert any(line.startswith(f"- {LABEL}, latency: ") and "over 10 figures" in line for line in lines)
     assert any(line.startswith(f"- {APART}, latency: ") and "over 11 figures" in line for line in lines)
-    assert any(line.startswith("- held out, round 11, source klsatorlac2_vllm_t4, throughput: ") and
+    assert any(line.startswith(f"- {LABEL}, source klsatorlac2_vllm_t4, throughput: ") and
                "over 12 figures" in line for line in lines)
-    assert not any(line.startswith("- held out, round 11, source klsatorlac2_vllm_t4, latency") for line in lines)
+    assert not any(line.startswith(f"- {LABEL}, source klsatorlac2_vllm_t4, latency") for line in lines)
     caveats = " ".join(SC.ROUND11_CAVEATS)
     assert "**whole offline-batch wall times**" in caveats and "**read apart**" in caveats
 
 
 @pytest.mark.parametrize("label, stats", [
-    ("held out, round 11", ("mean",)),  # pooled (the batch wall times read apart)
-    ("held out, round 11, source livinfly_vllm_a100_pcie_40gb", ("mean",)),  # per source: 13 of the 27 cases
+    (LABEL, ("mean",)),  # pooled (the batch wall times read apart)
+    (f"{LABEL}, source livinfly_vllm_a100_pcie_40gb", ("mean",)),  # per source: 13 of the 27 cases
     (APART, ("single",)),
 ])
 def test_round_eleven_targets_are_given_pooled_and_per_source_with_latency_per_statistic(rows, label, stats):
@@ -145,10 +148,10 @@ def test_the_readme_records_the_one_evaluations_headline():
 
 
 def test_the_report_prints_the_frozen_evaluation_first_and_is_current(cat, rows):
-    """benchmarks/serving.md is what `python benchmarks/serving.py` prints at this commit; round 11 leads the targets
-    (pooled, then per source, then the figures read apart), before round 10 (spent); its one evaluation is printed as
-    frozen, and at this commit the live figures are the frozen ones (a later change that moves them prints them under
-    ROUND11_SINCE_HEADING)."""
+    """benchmarks/serving.md is what `python benchmarks/serving.py` prints at this commit; round 11 (spent since round
+    12 was placed) follows round 12 in the targets (pooled, then per source, then the figures read apart), before round
+    10 (spent); its one evaluation is printed as frozen, and its live figures (moved by the SM 8.0 change) under
+    ROUND11_SINCE_HEADING, labelled "(spent)"."""
     text = SC.report(cat)
     assert text == (ROOT / "benchmarks" / "serving.md").read_text(encoding="utf-8"), \
         "benchmarks/serving.md is stale: run `python benchmarks/serving.py > benchmarks/serving.md`"
@@ -161,10 +164,12 @@ def test_the_report_prints_the_frozen_evaluation_first_and_is_current(cat, rows)
     assert "\n".join(SC.pooled_round_targets(SC.ROUND11, rows)) in text[since:text.index("### Round 10: its one evaluation")]
     targets = text.split("## Targets", 1)[1].split("### Round 11: its one evaluation", 1)[0]
     assert "reported apart from the throughput figures" in targets and "no KV reading" in targets
-    assert (targets.index("- held out, round 11, ")
-            < targets.index("- held out, round 11, source jan_trtllm_vs_llamacpp, ")
-            < targets.index("- held out, round 11, source klsatorlac2_vllm_t4, ")
-            < targets.index("- held out, round 11, source livinfly_vllm_a100_pcie_40gb, ")
+    assert (targets.index("- held out, round 12, ") < targets.index(f"- {LABEL}, ")
+            < targets.index(f"- {LABEL}, source jan_trtllm_vs_llamacpp, ")
+            < targets.index(f"- {LABEL}, source klsatorlac2_vllm_t4, ")
+            < targets.index(f"- {LABEL}, source livinfly_vllm_a100_pcie_40gb, ")
             < targets.index(f"- {APART}, ") < targets.index("- held out, round 10 (spent), "))
-    assert "| held out, round 11 | latency |" in text and "| held out 11 | [livinfly-" in text
+    assert f"| {LABEL} | latency |" in text and "| held out 11 (spent) | [livinfly-" in text
+    assert "Round 11 is spent since that evaluation" in text[since:text.index("### Round 10: its one evaluation")]
+    assert "- held out, round 11, " not in text.replace("\n".join(SC.ROUND11_EVALUATION), "")  # relabelled outside it
     assert "held out, round 11" not in SC.report(cat, round11=False)

@@ -113,7 +113,7 @@ def test_the_report_prints_the_frozen_evaluation_and_is_current(cat, rows):
     assert [*SC.round9_targets(rows), "", *SC.findings_round9(rows)] == SC._relabelled_round9(SC.ROUND9_EVALUATION)
     assert "The same figures as its one evaluation above, now labelled" in \
         text[since:text.index("### Round 8: its one evaluation")]
-    targets = text.split("## Targets", 1)[1].split("### Round 11: its one evaluation", 1)[0]
+    targets = text.split("## Targets", 1)[1].split("### Round 12: its one evaluation", 1)[0]
     assert (targets.index("- held out, round 10 (spent), ") < targets.index("- held out, round 9 (spent), ")
             < targets.index("- held out, round 9 (spent), source sgl_cookbook, ")
             < targets.index("- held out, round 9 (spent), cookbook Llama3.1 page ")
