@@ -31,8 +31,6 @@ ENTRIES: dict[str, tuple[str, str]] = {
     "session14b/s13/README_round13.md": ("serving round 13", "README_round13.md"),
     "session14/u13/README_heldout13.md": ("understanding held-out 13", "README_heldout13.md"),
     "session14/u14/README_heldout14.md": ("understanding held-out 14", "README_heldout14.md"),
-    "session14/v12/README_round12.md": ("VRAM round 12", "README_round12.md"),
-    "session14/s12/README_round12.md": ("serving round 12", "README_round12.md"),
 }
 
 

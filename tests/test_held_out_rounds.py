@@ -1,5 +1,5 @@
-"""What every placed held-out round must keep, checked over one registry of rounds (issue 11's serving rounds 7-11 and
-VRAM rounds 7-11): each file byte-identical to its freeze record (tests/data/held_out_freezes.md) and to the digest its
+"""What every placed held-out round must keep, checked over one registry of rounds (issue 11's serving rounds 7-12 and
+VRAM rounds 7-12): each file byte-identical to its freeze record (tests/data/held_out_freezes.md) and to the digest its
 README quotes, the collector's README text merged unchanged, no erratum on it, no fitter reading it, and (serving)
 every case estimated. A round's own reading and frozen evaluation stay in its own module (tests/test_serving_round*.py,
 tests/test_vram_*heldout*.py); adding a round adds one registry entry here.
@@ -99,6 +99,21 @@ SERVING_ROUNDS = [
         "# Round 11: a held-out set of published serving measurements (collector's report)",
         "## Round 11: its one evaluation (2026-12-03, the estimator of commit ab3ed60)",
         27, 52, {"throughput": 31, "latency": 21, "kv": 0}, (SC.ROUND11_LIVINFLY_FILE, 13)),
+    ServingRound(
+        12, "14", {  # by helper-120
+            "heldout12_tokenkaki_vllm_a100_40gb.yaml": "0ea0482ff29fa84731126d3a548d2b40620573f456f21e2042a88123fce9dd56",
+            "heldout12_vllm_pr_17122.yaml": "b8cf4c008ce3cb68f7b8371d8fa5100543c5e81721ac55e68a0e58d930ad9264",
+            "heldout12_sridhar1804_local_ai_rtx3090.yaml": "aa0b17dc97960b5fe3ef115a01388ec318922cf30138c73e9e77eb9e58a7a1e1",
+            "heldout12_demo_env_l4_vllm.yaml": "f2af65d0cd3c542dc1005345007a237f2d8eab42a913c42062999636824f6bc1",
+            "heldout12_kolyangg_mlops_h100_qwen3_30b_a3b.yaml":
+                "13ceaf14b185be7fd75b42fecaada422d79189442e5788ca07c7710b8e8fe0d9",
+            "heldout12_lukejyk_autoscientists_a100_80gb.yaml":
+                "4534c4beb670acdfd9647101b62f126a07a229686d2d3b2aa87551ab3acc9d79",
+            "heldout12_kumaxxp_duo_talk_rtx_a5000.yaml": "e203a8413eb7835ba27761a7279f0d8f456c51bce3de288f415f2b3ce9333675",
+        }, "1ae88f67fa3f16a841c7fc43c7e46b486dabedbaee362ca116e672d94e0c661b",
+        "# Held-out round 12 (serving estimator) — collector's notes",
+        "## Round 12: its one evaluation (2026-12-03, the estimator of commit 795c5d9)",
+        16, 33, {"throughput": 8, "latency": 6, "kv": 19}, (SC.ROUND12_TOKENKAKI_FILE, 10)),
 ]
 
 
@@ -135,6 +150,9 @@ VRAM_ROUNDS = [
     VramRound(11, "eleventh", "be6ca9db03567425b042a51e0bc3b0c5aa8cc8a4055576eb3f511e2ac31cd067",
               "6c19a6e8cd5b596ec2377c83811f94b11db94f9b830526c38d0de4c64c62299a",
               '# Round 11 ("new kinds 11") — held-out published GPU-memory rows: collector\'s notes'),
+    VramRound(12, "twelfth", "0d0c9df22fdaa11c64b5feaeaa0b9fab3ec18067582f5ab8bc80406e8bc58d9e",
+              "75eb22768db8491663732ff5a3073b99651825b8f3ab54166d96feba4b731458",
+              '# Round 12 held-out published GPU-memory figures ("new kinds 12")'),
 ]
 
 serving_rounds = pytest.mark.parametrize("rnd", SERVING_ROUNDS, ids=lambda r: f"serving{r.number}")
