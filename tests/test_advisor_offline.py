@@ -366,3 +366,17 @@ def test_a_serving_pick_on_several_gpus_says_how_to_split_the_model(question, sa
     assert r is not None and (r["layout"]["params"]["gpus"]) > 1
     p = r["layout"]["params"]
     assert said.format(gpus=p["gpus"], replicas=p["replicas"], tp=p["tp"], s="s" if p["replicas"] > 1 else "") in a.answer
+
+
+@pytest.mark.parametrize("question", [
+    "what's the cheapest way to run llama 3.1 70b inference for a team of 10, budget $1500/month",
+    "Qwen2.5-32B 推理，每天 5 万次请求，预算 ¥8000/月，租什么？",
+])
+def test_what_to_rent_for_a_stated_load_carries_the_load(question):
+    """A load stated in a what-to-rent question ('for a team of 10', '每天 5 万次请求') sizes the deployment for it,
+    whichever frame the question is read as: the pick then has the serving estimator's throughput and cost per token."""
+    a = ask(question)
+    r = a.recommendation
+    assert r is not None and r.get("output_tok_s") and r.get("cost_per_million_output_tokens_at_load")
+    rec = next(c for c in a.tool_calls if c.name == "recommend_config")
+    assert {"concurrency", "requests_per_day"} & set(rec.args)

@@ -15,6 +15,8 @@ from assistant.offline.handlers.rental import compose_recommendation, recommend_
 from assistant.understand.slots import Frame
 from tools.notes import Note
 
+SERVING_LOAD_SLOTS = ("users", "concurrency", "requests_per_day", "request_rate")
+
 
 class RecommendHandler:
     frame = Frame.recommend
@@ -22,7 +24,10 @@ class RecommendHandler:
     def plan(self, ctx: TurnContext, env: Env) -> Plan:
         plan = Plan()
         owned = bool(ctx.get("owned") and ctx.gpus)
-        recommend_plan(ctx, plan, hardware=not owned)  # a GPU the user owns is checked, not rented
+        # an inference workload with a stated load ("for a team of 10", "每天 10 万次请求") is a deployment to size
+        # for that load, whichever frame the question came in: the pick then carries it, with tokens/s and cost per token
+        serving = not ctx.training and any(ctx.has(k) for k in SERVING_LOAD_SLOTS)
+        recommend_plan(ctx, plan, hardware=not owned, serving=serving)  # a GPU the user owns is checked, not rented
         plan_extras(ctx, plan)
         return plan
 
