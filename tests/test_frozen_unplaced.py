@@ -19,6 +19,18 @@ UNPLACED = ROOT / "tests" / "data" / "frozen_unplaced"
 
 # path under UNPLACED → (the freeze record's set label, the name its row gives)
 ENTRIES: dict[str, tuple[str, str]] = {
+    "session15/u17/heldout17.yaml": ("understanding held-out 17", "heldout17.yaml"),
+    "session15/u17/README_heldout17.md": ("understanding held-out 17", "README_heldout17.md"),
+    "session15/u18/heldout18.yaml": ("understanding held-out 18", "heldout18.yaml"),
+    "session15/u18/README_heldout18.md": ("understanding held-out 18", "README_heldout18.md"),
+    "session15/v14/published_memory_heldout_kinds14.yaml": ("VRAM round 14", "published_memory_heldout_kinds14.yaml"),
+    "session15/v14/README_round14.md": ("VRAM round 14", "README_round14.md"),
+    "session15/s14/heldout14_vllm_pr_20665.yaml": ("serving round 14", "heldout14_vllm_pr_20665.yaml"),
+    "session15/s14/heldout14_vllm_issue_12330.yaml": ("serving round 14", "heldout14_vllm_issue_12330.yaml"),
+    "session15/s14/heldout14_lmcache_issue_1739.yaml": ("serving round 14", "heldout14_lmcache_issue_1739.yaml"),
+    "session15/s14/heldout14_grazdev_vllm_a10g.yaml": ("serving round 14", "heldout14_grazdev_vllm_a10g.yaml"),
+    "session15/s14/heldout14_inferencex_issue_870.yaml": ("serving round 14", "heldout14_inferencex_issue_870.yaml"),
+    "session15/s14/README_round14.md": ("serving round 14", "README_round14.md"),
     "session14b/u15/heldout15.yaml": ("understanding held-out 15", "heldout15.yaml"),
     "session14b/u15/README_heldout15.md": ("understanding held-out 15", "README_heldout15.md"),
     "session14b/u16/heldout16.yaml": ("understanding held-out 16", "heldout16.yaml"),
