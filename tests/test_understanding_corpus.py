@@ -52,6 +52,8 @@ def _all_conversations():
     ("heldout10.yaml", r"sha256 of the tenth held-out split: `([0-9a-f]{64})`"),
     ("heldout11.yaml", r"sha256 of the eleventh held-out split: `([0-9a-f]{64})`"),
     ("heldout12.yaml", r"sha256 of the twelfth held-out split: `([0-9a-f]{64})`"),
+    ("heldout13.yaml", r"sha256 of the thirteenth held-out split: `([0-9a-f]{64})`"),
+    ("heldout14.yaml", r"sha256 of the fourteenth held-out split: `([0-9a-f]{64})`"),
 ])
 def test_heldout_is_frozen_as_recorded(name, pattern):
     recorded = re.search(pattern, (DATA / "README.md").read_text(encoding="utf-8"), re.S)
@@ -70,6 +72,9 @@ def test_heldout_is_frozen_as_recorded(name, pattern):
     # session 13's two blind splits: frozen by digest (8640aae) and committed unplaced, placed in 8771c3b
     ("heldout11.yaml", "understanding held-out 11", r"sha256 of the eleventh held-out split: `([0-9a-f]{64})`"),
     ("heldout12.yaml", "understanding held-out 12", r"sha256 of the twelfth held-out split: `([0-9a-f]{64})`"),
+    # session 14's first two blind splits: frozen by digest (b6da2bd) and committed unplaced, placed in 795c5d9
+    ("heldout13.yaml", "understanding held-out 13", r"sha256 of the thirteenth held-out split: `([0-9a-f]{64})`"),
+    ("heldout14.yaml", "understanding held-out 14", r"sha256 of the fourteenth held-out split: `([0-9a-f]{64})`"),
 ])
 def test_placed_split_is_the_frozen_file(name, label, pattern):
     frozen = frozen_digest(label, name)
@@ -118,13 +123,15 @@ def _near_earlier_list(session: int, split: int) -> tuple[int, int | None, list[
 @pytest.mark.parametrize("split_name, session, number, count, status", [
     ("held-out 9", 12, 9, 33, "retired"),  # a source the corpus cites, or a turn within E5 cosine 0.95 of dev, splits 1-8 or golden
     ("held-out 10", 12, 10, 39, "retired"),  # the same, and of a held-out-9 turn or source
-    ("held-out 11", 13, 11, 34, "live"),  # the same against dev, splits 1-10 or golden, and of a held-out-12 turn or source
-    ("held-out 12", 13, 12, 41, "live"),  # a source the corpus cites, or a turn within E5 cosine 0.95 of dev, splits 1-10 or golden
+    ("held-out 11", 13, 11, 34, "retired"),  # the same against dev, splits 1-10 or golden, and of a held-out-12 turn or source
+    ("held-out 12", 13, 12, 41, "retired"),  # a source the corpus cites, or a turn within E5 cosine 0.95 of dev, splits 1-10 or golden
+    ("held-out 13", 14, 13, 52, "live"),  # the same against dev, splits 1-12 or golden, and of a held-out-14 turn
+    ("held-out 14", 14, 14, 34, "live"),  # the same against dev, splits 1-12 or golden, and of a held-out-13 turn
 ])
 def test_split_is_read_without_its_near_earlier_list(split_name, session, number, count, status):
     # decided before the split was read or scored: only the reading without the list counts. The registry holds
-    # exactly the ids the freeze record lists, each a conversation of its split (ho9-mx-*, ho10-mixed-*, ho12-mixed-*
-    # included); 9 and 10 were retired in session 14, and their lists stay
+    # exactly the ids the freeze record lists, each a conversation of its split (ho9-mx-*, ho10-mixed-*, ho12-mixed-*,
+    # ho13-mixed-* included); 9-12 were retired in session 14, and their lists stay
     registry = Registry()
     split = next(s for s in registry.splits if s.name == split_name)
     assert split.status == status
@@ -143,6 +150,8 @@ def test_split_is_read_without_its_near_earlier_list(split_name, session, number
     ("README_heldout10.md", "understanding held-out 10", "# Held-out split 10 (`heldout10.yaml`)\n"),
     ("README_heldout11.md", "understanding held-out 11", "# Held-out split 11 (`heldout11.yaml`)\n"),
     ("README_heldout12.md", "understanding held-out 12", "# Held-out split 12 (`heldout12.yaml`)\n"),
+    ("README_heldout13.md", "understanding held-out 13", "# heldout13.yaml — held-out split 13 (understanding corpus)\n"),
+    ("README_heldout14.md", "understanding held-out 14", "# heldout14.yaml — held-out split 14 (understanding corpus)\n"),
 ])
 def test_a_writers_readme_is_merged_as_delivered(name, label, heading):
     """The writer's README stands in the corpus README byte for byte, from its heading (once) to the marker that
@@ -177,6 +186,8 @@ def test_corpus_size_and_mix():
     assert sum(len(c.turns) for c in load_corpus([DATA / "heldout10.yaml"])) == 102
     assert sum(len(c.turns) for c in load_corpus([DATA / "heldout11.yaml"])) == 122  # session 13
     assert sum(len(c.turns) for c in load_corpus([DATA / "heldout12.yaml"])) == 139
+    assert sum(len(c.turns) for c in load_corpus([DATA / "heldout13.yaml"])) == 168  # session 14
+    assert sum(len(c.turns) for c in load_corpus([DATA / "heldout14.yaml"])) == 120
 
 
 def test_labels_name_catalog_entries(catalog):
@@ -216,14 +227,18 @@ def _bank_rows() -> list[dict]:
 
 # Bank rows that are earlier training turns whose short stock text recurs inside a live split's turn, written
 # independently by its blind writer (the bank rows predate the split; none is one of its conversations): the text check
-# must name exactly these, so that any other match still fails. All but ho3-en-0034#1 are in their split's near-earlier
-# list. 9 and 10 are retired (session 14) and no longer checked; their rows stay as the record.
+# must name exactly these, so that any other match still fails. All but ho10's ho3-en-0034#1 are in their split's
+# near-earlier list. 9-12 are retired (session 14) and no longer checked; their rows stay as the record.
 STOCK_TEXT_RECURRENCES = {
     "held-out 9": {"dev-en-2064#0"},  # "what can you actually help me with?" in ho9-en-0029 (listed, cos 0.980)
     "held-out 10": {"ho-en-106#1",  # "and with qlora instead?", word for word in ho10-en-0002 (listed, cos 1.000)
                     "ho3-en-0034#1"},  # "what would that cost" (20 characters) inside ho10-en-0003's longer follow-up
     "held-out 11": {"dev-en-3090#1",  # "actually any provider is fine" in ho11-en-0042 (listed, cos 1.000)
                     "ho9-en-0008#1"},  # "and with LoRA instead?" in ho11-en-0003 (listed, cos 1.000; held-out 9 retired)
+    "held-out 13": {"dev-en-2064#0",  # "what can you actually help me with?" in ho13-en-0032 (listed, cos 0.980)
+                    "ho9-en-0029#0",  # "hey! what can you actually help me with?", word for word in ho13-en-0032 (listed)
+                    "dev-en3-0019#1",  # "and with lora instead of full?", word for word in ho13-en-0058 (listed, cos 1.000)
+                    "ho3-en-0034#1"},  # "what would that cost" inside ho13-en-0051's "and what would that cost" (listed)
 }
 
 
@@ -261,9 +276,10 @@ def test_retired_splits_are_training_data():
     registry = Registry()
     # the six splits of sessions 2-8 were scored and studied: session 9 retired them into training; session 13 retired
     # splits 7 and 8 (scored once at the end of session 9, studied in session 12) and registered 9 and 10 live;
-    # session 14 retired 9 and 10 (scored once in session 13, studied in its reader round) and registered 11 and 12 live
-    assert {s.file for s in registry.retired()} >= {f"heldout{n}.yaml" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10)}
-    assert {s.file for s in registry.live()} == {"heldout11.yaml", "heldout12.yaml"}
+    # session 14 retired 9 and 10 (scored once in session 13, studied in its reader round) and registered 11 and 12 live,
+    # then retired 11 and 12 (scored once, studied in its reader round, 1592372) and registered 13 and 14 live
+    assert {s.file for s in registry.retired()} >= {f"heldout{n}.yaml" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)}
+    assert {s.file for s in registry.live()} == {"heldout13.yaml", "heldout14.yaml"}
     files = registry.training_files()
     assert all(registry.path(s) in files for s in registry.retired())
     assert not any(registry.path(s) in files for s in registry.live())

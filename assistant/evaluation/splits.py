@@ -106,6 +106,26 @@ HELDOUT12_NEAR_EARLIER = Without(
     "a source URL the corpus already cites or a turn within E5 cosine 0.95 of a dev, split 1-10 or golden turn; only "
     "this reading counts as a measurement",
 )
+# Decided before either split was read or scored (tests/data/held_out_freezes.md, session 14; b6da2bd): a source URL
+# the corpus already cites, or a turn within E5 cosine 0.95 of a dev, split 1-12 or golden turn, or of a turn of the
+# other split (the two writers having worked at once; scripts/near_earlier.py). Only the reading without the list counts.
+HELDOUT13_NEAR_EARLIER = Without(
+    "w/o near earlier",
+    _ids("ho13-en", "0001 0008 0012 0021 0023 0024 0031 0032 0034 0036 0039 0044 0046 0051 0058 0059")
+    | _ids("ho13-mixed", "0003")
+    | _ids("ho13-zh", "0001 0003 0005 0007 0008 0009 0010 0011 0012 0013 0015 0016 0017 0018 0019 0021 0023 0024 0025"
+                      " 0026 0027 0028 0029 0030 0032 0033 0034 0035 0040 0041 0042 0043 0044 0045 0046"),
+    "a source URL the corpus already cites or a turn within E5 cosine 0.95 of a dev, split 1-12, golden or held-out-14 "
+    "turn; only this reading counts as a measurement",
+)
+HELDOUT14_NEAR_EARLIER = Without(
+    "w/o near earlier",
+    _ids("ho14-en", "0001 0002 0008 0010 0011 0017 0019 0020")
+    | _ids("ho14-zh", "0001 0002 0003 0006 0007 0011 0012 0015 0020 0024 0026 0029 0031 0034 0036 0037 0038 0039 0040"
+                      " 0041 0042 0043 0044 0045 0046 0047"),
+    "a source URL the corpus already cites or a turn within E5 cosine 0.95 of a dev, split 1-12, golden or held-out-13 "
+    "turn; only this reading counts as a measurement",
+)
 
 
 HELDOUT_SPLITS: tuple[Split, ...] = (
@@ -127,12 +147,19 @@ HELDOUT_SPLITS: tuple[Split, ...] = (
     Split("held-out 10", "heldout10.yaml", "retired", "written blind in session 12 by another writer (helper-103) at the "
           "same time as 9, frozen by digest in 14fcfe2 before that session's reader changes, placed byte-identical in "
           "cf34381, scored once in session 13; retired into training in session 14", HELDOUT10_NEAR_EARLIER),
-    Split("held-out 11", "heldout11.yaml", "live", "written blind in session 13 (helper-110) at the same time as 12, "
+    Split("held-out 11", "heldout11.yaml", "retired", "written blind in session 13 (helper-110) at the same time as 12, "
           "frozen by digest in 8640aae before that session's later reader change (8e856e5), placed byte-identical in "
-          "8771c3b", HELDOUT11_NEAR_EARLIER),
-    Split("held-out 12", "heldout12.yaml", "live", "written blind in session 13 by another writer (helper-111) at the "
+          "8771c3b, scored once in session 14; retired into training in session 14", HELDOUT11_NEAR_EARLIER),
+    Split("held-out 12", "heldout12.yaml", "retired", "written blind in session 13 by another writer (helper-111) at the "
           "same time as 11, frozen by digest in 8640aae before that session's later reader change (8e856e5), placed "
-          "byte-identical in 8771c3b", HELDOUT12_NEAR_EARLIER),
+          "byte-identical in 8771c3b, scored once in session 14; retired into training in session 14",
+          HELDOUT12_NEAR_EARLIER),
+    Split("held-out 13", "heldout13.yaml", "live", "written blind in session 14 (helper-118) at the same time as 14, "
+          "frozen by digest in b6da2bd before that session's reader change (1592372), placed byte-identical in "
+          "795c5d9", HELDOUT13_NEAR_EARLIER),
+    Split("held-out 14", "heldout14.yaml", "live", "written blind in session 14 by another writer (helper-119) at the "
+          "same time as 13, frozen by digest in b6da2bd before that session's reader change (1592372), placed "
+          "byte-identical in 795c5d9", HELDOUT14_NEAR_EARLIER),
 )
 
 
