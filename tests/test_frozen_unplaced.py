@@ -41,8 +41,6 @@ ENTRIES: dict[str, tuple[str, str]] = {
     "session14b/s13/heldout13_faradawn_bench3_h200.yaml": ("serving round 13", "heldout13_faradawn_bench3_h200.yaml"),
     "session14b/s13/heldout13_kagaho_vllm_l40s_tp2.yaml": ("serving round 13", "heldout13_kagaho_vllm_l40s_tp2.yaml"),
     "session14b/s13/README_round13.md": ("serving round 13", "README_round13.md"),
-    "session14/u13/README_heldout13.md": ("understanding held-out 13", "README_heldout13.md"),
-    "session14/u14/README_heldout14.md": ("understanding held-out 14", "README_heldout14.md"),
 }
 
 
