@@ -380,3 +380,20 @@ def test_what_to_rent_for_a_stated_load_carries_the_load(question):
     assert r is not None and r.get("output_tok_s") and r.get("cost_per_million_output_tokens_at_load")
     rec = next(c for c in a.tool_calls if c.name == "recommend_config")
     assert {"concurrency", "requests_per_day"} & set(rec.args)
+
+
+def test_a_service_of_a_model_that_generates_no_text_is_still_a_rental_pick():
+    """The serving estimator times token generation only; an image service is still something to rent: the pick is
+    sized by inference memory and the answer says why it has no tokens/s."""
+    a = ask("预算每月 2 万元，做 Stable Diffusion 图片生成推理服务，租什么服务器？")
+    assert a.frame == "serving" and a.recommendation is not None and "按推理显存选型" in a.answer
+    assert not any(c.name == "estimate_serving" for c in a.tool_calls)
+
+
+def test_an_image_or_speech_model_is_sized_for_one_request_at_a_time_unless_told():
+    """Eight concurrent sequences is an LLM server's KV-cache default; a Whisper or Stable Diffusion service sized at
+    batch 8 would be sent to an H200."""
+    a = ask("serve whisper large v3 for transcription, what should I rent?")
+    rec = next(c for c in a.tool_calls if c.name == "recommend_config")
+    assert rec.args.get("batch_size", 1) == 1 and rec.args.get("concurrency", 1) == 1
+    assert "1 concurrent request (no load given)" in a.answer

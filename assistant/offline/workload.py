@@ -150,8 +150,11 @@ def serving_concurrency(ctx: TurnContext, d: Defaults) -> int:
         c = max(1, round(int(ctx.get("users")) / USERS_PER_CONCURRENT))
         d.assume(Note.of(AssumeCode.users, users=int(ctx.get("users")), concurrency=c, ratio=USERS_PER_CONCURRENT))
         return c
-    d.assume(Note.of(AssumeCode.serving_batch, concurrency=DEFAULT_SERVING_CONCURRENCY), Note.of(AskCode.load))
-    return DEFAULT_SERVING_CONCURRENCY
+    # 8 sequences is an LLM server's KV-cache assumption; an image, speech or encoder model serves a request at a time
+    # unless told otherwise (its activations grow with the batch)
+    default = DEFAULT_SERVING_CONCURRENCY if ctx.workload_kind in (None, "decoder") else 1
+    d.assume(Note.of(AssumeCode.serving_batch, concurrency=default), Note.of(AskCode.load))
+    return default
 
 
 def budget_args(ctx: TurnContext, d: Defaults, currency: str, training: bool) -> dict[str, Any]:

@@ -521,6 +521,9 @@ MESSAGES: dict = {
         lambda p, f: f"**{f.g(p.get('gpus'))}× {p.get('gpu')} 撑不住这个负载：** KV cache 只能容纳 {f.int(p.get('max_concurrency'))} 个这个长度的序列，"
         f"而负载需要 {f.g(round(p.get('concurrency') or 0))} 个。",
     ),
+    "serve.by_memory": ("{model} is a {kind} model: throughput and cost per token are estimated for text generation "
+                        "only, so this pick is sized by inference memory.",
+                        "{model} 是 {kind} 模型：吞吐和每 token 成本只对文本生成模型估算，所以这个方案按推理显存选型。"),
     "serve.nearest": (lambda p, f: f"The nearest layout that works: {f.g(p.get('gpus'))}× {p.get('gpu')} (tensor parallel {f.g(p.get('tp'))}).",
                       lambda p, f: f"最接近的可行方案：{f.g(p.get('gpus'))}× {p.get('gpu')}（张量并行 {f.g(p.get('tp'))}）。"),
     "serve.latency": (
@@ -558,7 +561,8 @@ MESSAGES: dict = {
     "assume.budget_per_day": ("a daily budget of {amount_per_day:money} is {amount_per_hour:money_h} for a machine that runs all day",
                               "每天 {amount_per_day:money} 的预算，对全天运行的机器相当于 {amount_per_hour:money_h}"),
     "assume.budget_per_year": ("a yearly budget of {amount_per_year:money} is {amount_per_month:money_m}", "每年 {amount_per_year:money} 的预算相当于 {amount_per_month:money_m}"),
-    "assume.serving_batch": ("serving load: {concurrency} concurrent requests (no load given)", "推理负载：{concurrency} 个并发请求（未给出负载）"),
+    "assume.serving_batch": (lambda p, f: f"serving load: {f.count(p.get('concurrency'), 'concurrent request')} (no load given)",
+                             "推理负载：{concurrency} 个并发请求（未给出负载）"),
     "assume.users": (lambda p, f: f"{f.g(p.get('users'))} users ≈ {f.g(p.get('concurrency'))} concurrent requests (about 1 in {f.g(p.get('ratio'))} has a request in flight)",
                      lambda p, f: f"{f.g(p.get('users'))} 个用户约等于 {f.g(p.get('concurrency'))} 个并发请求（约每 {f.g(p.get('ratio'))} 人中有 1 个请求在处理）"),
     "assume.gguf": ("{format} weights sized as {as}", "{format} 权重按 {as} 估算"),

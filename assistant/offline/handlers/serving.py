@@ -16,6 +16,7 @@ from assistant.offline.handlers.rental import compose_recommendation, recommend_
 from assistant.offline.handlers.serving_load import load_args
 from assistant.offline.workload import model_args
 from assistant.understand.slots import Frame
+from tools.domain import ModelKind
 from tools.notes import Note, NoteCode
 
 SERVING_TOPIC = ("inference serving KV cache throughput latency quantization vLLM", "推理部署 KV cache 吞吐 延迟 量化 vLLM")
@@ -27,6 +28,7 @@ class ServeCode(NoteCode):
     cost_unpriced = "serve.cost_unpriced"
     memory = "serve.memory"
     nearest = "serve.nearest"
+    by_memory = "serve.by_memory"  # model, kind: not a text-generation model, so the pick is sized by memory
 
 
 def serving_args(ctx: TurnContext, plan: Plan) -> dict[str, Any]:
@@ -39,7 +41,14 @@ class ServingHandler:
 
     def plan(self, ctx: TurnContext, env: Env) -> Plan:
         plan = Plan()
-        if ctx.gpu:
+        key = ctx.get("model") if ctx.has("model") else (ctx.family_members[0] if ctx.family_members else None)
+        model = env.catalog.models.get(key) if key else None  # a family ("Stable Diffusion") by its first member
+        if model is not None and model.kind != ModelKind.decoder and not ctx.gpu:
+            # the serving estimator times token generation; an image, speech or encoder service is still something to
+            # rent: the recommender sizes it by inference memory, and the answer says why no tokens/s come with it
+            recommend_plan(ctx, plan)
+            plan.data["by_memory"] = (model.name, model.kind.value)
+        elif ctx.gpu:
             args = serving_args(ctx, plan)
             args["gpu"] = ctx.gpu
             if ctx.has("gpu_count"):
@@ -60,6 +69,10 @@ class ServingHandler:
         return plan
 
     def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
+        if plan.data.get("by_memory"):
+            name, kind = plan.data["by_memory"]
+            return compose_recommendation(ctx, plan, results, cited, env,
+                                          lead_extra=[Note.of(ServeCode.by_memory, model=name, kind=kind)])
         if not plan.data.get("serving"):
             return compose_recommendation(ctx, plan, results, cited, env)
         out = Composition()
