@@ -53,7 +53,7 @@ class TargetFit(BaseModel):
     per_gpu_gib: float
     headroom_gib: float = Field(description="usable minus needed per GPU; negative when it does not fit")
     fits: bool
-    layout: str = Field(description="none | zero3 | tp: how the count was used")
+    layout: str = Field(description="none | ddp | zero3 | tp: how the count was used")
     estimate: VramEstimate | None = Field(default=None, description="the estimate on this target's layout (breakdown per GPU)")
     cheapest_change: FitChange | None = Field(default=None, description="the least disruptive change that fits")
     changes: list[FitChange] = Field(default_factory=list, description="every change tried, in order")
@@ -111,6 +111,15 @@ def _trials(request: VramRequest, count: int, seq_len: int, fp8: bool) -> list[_
     return out
 
 
+def _replicable(request: VramRequest, count: int) -> bool:
+    """Training on `count` GPUs may run as plain data parallel (a full copy of the job per GPU): no sharding named.
+
+    Why first: where one GPU holds the job, DDP is how it is run (no parameter gathering, the fastest step), and the
+    recommender sizes such a box the same way, at the single-GPU figure (tools/recommend_memory.py `for_gpus`), so one
+    answer shows one number; ZeRO-3 is the answer only when a copy does not fit."""
+    return count > 1 and request.mode != Mode.inference and request.sharding in (Sharding.none, Sharding.ddp)
+
+
 def _estimate(model: ModelSpec, request: VramRequest, count: int) -> tuple[VramEstimate, str]:
     laid_out, layout = _layout_request(request, count)
     return estimate_vram(model, laid_out), layout
@@ -124,6 +133,8 @@ def fit_report(model: ModelSpec, request: VramRequest, targets: list[FitTarget])
     for target in targets:
         try:
             est, layout = _estimate(model, request, target.count)
+            if _replicable(request, target.count) and base.per_gpu_gib <= target.usable_gib:
+                est, layout = base, "ddp"  # a full copy fits each GPU: data parallel, sized as the recommender sizes it
         except InputError:
             est, layout = base, "none"
         headroom = target.usable_gib - est.per_gpu_gib

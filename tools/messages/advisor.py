@@ -186,6 +186,8 @@ def _target(p: dict, f: Formatter) -> str:
         name += "（ZeRO-3 分片）" if f.zh else " (ZeRO-3 sharding)"
     elif layout == "tp":
         name += "（张量并行）" if f.zh else " (tensor parallel)"
+    elif layout == "ddp":
+        name += "（数据并行，每卡一份完整副本）" if f.zh else " (data parallel, a full copy per GPU)"
     return name
 
 

@@ -56,7 +56,8 @@ def _target_params(t: dict[str, Any]) -> dict[str, Any]:
     count = target.get("count", 1)
     return dict(gpu=target.get("gpu"), count=count, available_gib=target.get("available_gib"),
                 layout=t.get("layout"), needed_gib=t["per_gpu_gib"], usable_gib=target["usable_gib"],
-                total_gib=round(t["per_gpu_gib"] * count, 1) if count > 1 else None)
+                # a sharded job's memory adds up over the GPUs; a data-parallel copy per GPU has no total worth saying
+                total_gib=round(t["per_gpu_gib"] * count, 1) if count > 1 and t.get("layout") != "ddp" else None)
 
 
 def verdict(t: dict[str, Any], model: str, mode: str) -> Note:
