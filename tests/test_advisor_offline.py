@@ -397,3 +397,19 @@ def test_an_image_or_speech_model_is_sized_for_one_request_at_a_time_unless_told
     rec = next(c for c in a.tool_calls if c.name == "recommend_config")
     assert rec.args.get("batch_size", 1) == 1 and rec.args.get("concurrency", 1) == 1
     assert "1 concurrent request (no load given)" in a.answer
+
+
+@pytest.mark.parametrize("question, said", [
+    ("A100 vs H100 for training a 7B model from scratch — which is cheaper per token?", "costs less per token"),
+    ("4090和A100哪个微调qwen2.5-7b更划算", "每 token 更便宜"),
+])
+def test_comparing_gpus_for_a_stated_training_job_prices_the_job_on_each(question, said):
+    """'Which is cheaper per token' needs the job's GPU-hours on each card and each card's price, not two spec
+    sheets: the same job is timed on one GPU of each and priced at each GPU's cheapest offer."""
+    a = ask(question)
+    assert a.frame == "comparison" and said in a.answer
+    costs = [c for c in a.tool_calls if c.name == "estimate_cost"]
+    times = [c for c in a.tool_calls if c.name == "estimate_train_time"]
+    assert len(times) == 2 and len(costs) == 2
+    cheaper = min(costs, key=lambda c: c.result["total"]).args["gpu"]
+    assert cheaper in a.answer.split(said)[0][-30:]  # the verdict names the GPU whose priced job is cheaper

@@ -173,6 +173,12 @@ def _spaced(text: str, *, lead: bool = True) -> str:
     return f"{head}{text}{tail}"
 
 
+def _gpu_hours(p: dict, f: Formatter) -> str:
+    """GPU-hours as a person says them: whole hours from ten up, one decimal below."""
+    x = p.get("gpu_hours") or 0
+    return f.int(x) if x >= 10 else f.g(round(x, 1))
+
+
 def _target(p: dict, f: Formatter) -> str:
     count = p.get("count") or 1
     if p.get("gpu"):
@@ -485,6 +491,18 @@ MESSAGES: dict = {
     "cmp.price": (lambda p, f: f"the cheapest listed {p.get('gpu')} is {f.money(p.get('price_per_gpu_hour'), p.get('currency'), 'hour')} per GPU ({p.get('provider')});",
                   lambda p, f: f"{p.get('gpu')} 最便宜的报价为每卡 {f.money(p.get('price_per_gpu_hour'), p.get('currency'), 'hour')}（{p.get('provider')}）；"),
     "cmp.price_none": (lambda p, f: f"no priced {p.get('gpu')} in the catalog;", lambda p, f: f"目录里没有 {p.get('gpu')} 的价格；"),
+    "cmp.job_cost": (
+        lambda p, f: f"{p.get('model') or 'The job'} on {p.get('tokens_text')} tokens takes about "
+                     f"{_gpu_hours(p, f)} GPU-hours on {p.get('gpu')}: about {f.money(p.get('cost'), p.get('currency'))} "
+                     f"at the cheapest listed price ({p.get('provider')}, on-demand).",
+        lambda p, f: f"{p.get('model') or '这个任务'}训练 {p.get('tokens_text')} token，在 {p.get('gpu')} 上约需 "
+                     f"{_gpu_hours(p, f)} 卡时：按最便宜的报价（{p.get('provider')}，按量）约 {f.money(p.get('cost'), p.get('currency'))}。"),
+    "cmp.job_time": (
+        lambda p, f: f"{p.get('model') or 'The job'} on {p.get('tokens_text')} tokens takes about {f.g(p.get('gpu_hours'))} "
+                     f"GPU-hours on {p.get('gpu')} (no priced offer in the catalog).",
+        lambda p, f: f"{p.get('model') or '这个任务'}训练 {p.get('tokens_text')} token，在 {p.get('gpu')} 上约需 "
+                     f"{_gpu_hours(p, f)} 卡时（目录里没有价格）。"),
+    "cmp.job_cheaper": ("For this job the {gpu} costs less per token.", "这个任务用 {gpu} 每 token 更便宜。"),
     "cmp.header_spec": ("Spec", "指标"),
     "cmp.row_memory": ("Memory", "显存"),
     "cmp.row_bandwidth": ("Memory bandwidth", "显存带宽"),

@@ -54,6 +54,13 @@ class CmpCode(NoteCode):
     row_price = "cmp.row_price"
     yes = "cmp.yes"
     no = "cmp.no"
+    job_cost = "cmp.job_cost"  # gpu, gpu_hours, tokens_text, model, cost, currency, provider: the stated job's GPU-hours priced
+    job_time = "cmp.job_time"  # gpu, gpu_hours, tokens_text, model: no priced offer of that GPU
+    job_cheaper = "cmp.job_cheaper"  # gpu: the one whose GPU-hours for the job cost less
+
+
+COMPARED_JOBS = 2  # the job is timed and priced on the first two GPUs compared
+TRAINING_MODES = ("full", "lora", "qlora", "pretrain", "finetune")
 
 
 class FilterCode(NoteCode):
@@ -181,10 +188,51 @@ class ComparisonHandler:
         currency = ctx.answer_currency()
         if len(gpus) >= 2:
             plan.call("compare_gpus", "cmp", gpus=gpus[:4], currency=currency, region=ctx.get("region") or "any")
+            if ctx.has_workload and (ctx.training or ctx.mode in TRAINING_MODES):
+                # "A100 vs H100 for training a 7B model — which is cheaper per token?": the same job timed on one GPU
+                # of each (GPU-hours barely depend on the count) and priced at each GPU's cheapest offer (follow_up)
+                from assistant.offline.handlers.training import train_args
+
+                args = train_args(ctx, plan, env, assume_gpu=False)
+                for n, gpu in enumerate(gpus[:COMPARED_JOBS]):
+                    plan.call("estimate_train_time", f"cmp_time{n}", **{**args, "gpu": gpu, "gpus": 1})
+                plan.data["cmp_currency"] = currency
         elif gpus:
             plan.call("lookup_catalog", "spec", kind="gpu", name=gpus[0])
         search(plan, ctx.question[:300] or "GPU comparison", ctx.lang, k=2, key="guide")
         return plan
+
+    def follow_up(self, ctx: TurnContext, plan: Plan, results: Results, env: Env) -> None:
+        """Each timed job priced: its GPU-hours at the cheapest offer of one such GPU."""
+        for n in range(COMPARED_JOBS):
+            t = results.get(f"cmp_time{n}")
+            if t is not None and not t.error and t.result.get("gpu_hours"):
+                plan.call("estimate_cost", f"cmp_cost{n}", gpu=t.args["gpu"], gpus=1, hours=t.result["gpu_hours"],
+                          currency=plan.data.get("cmp_currency") or ctx.answer_currency())
+
+    def _job_lines(self, ctx: TurnContext, results: Results, env: Env) -> list[Note]:
+        """The stated job on each compared GPU: GPU-hours, their cost, and which costs less (no ratio: the tools
+        give none)."""
+        lines: list[Note] = []
+        priced: list[tuple[float, str]] = []
+        f = Formatter(ctx.lang)
+        for n in range(COMPARED_JOBS):
+            t = results.get(f"cmp_time{n}")
+            if t is None or t.error:
+                continue
+            gpu, tokens = t.args["gpu"], t.args["tokens"] * t.args.get("epochs", 1)
+            common = dict(gpu=gpu, gpu_hours=t.result["gpu_hours"], tokens_text=f.big(tokens),
+                          model=env.model_name(t.result.get("model")) if t.result.get("model") else None)
+            c = results.get(f"cmp_cost{n}")
+            if c is not None and not c.error and c.result.get("total") is not None:
+                lines.append(Note.of(CmpCode.job_cost, cost=c.result["total"], currency=c.result["currency"],
+                                     provider=env.provider_label(c.result["provider"], ctx.lang), **common))
+                priced.append((c.result["total"], gpu))
+            else:
+                lines.append(Note.of(CmpCode.job_time, **common))
+        if len(priced) == COMPARED_JOBS and priced[0][0] != priced[1][0]:
+            lines.append(Note.of(CmpCode.job_cheaper, gpu=min(priced)[1]))
+        return lines
 
     def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
         cmp = results.get("cmp")
@@ -224,6 +272,9 @@ class ComparisonHandler:
             verdicts.append(Note.of(CmpCode.price, gpu=g["key"], price_per_gpu_hour=c["price_per_gpu_hour"], currency=c["currency"], provider=env.provider_label(c["provider"], ctx.lang))
                             if c else Note.of(CmpCode.price_none, gpu=g["key"]))
         out.add(Lead([Note.of(CmpCode.lead, a=a["key"], b=b["key"], verdicts=verdicts)]))
+        jobs = self._job_lines(ctx, results, env)
+        if jobs:
+            out.add(Para(jobs))
         f = Formatter(ctx.lang)
         yes, no = Note.of(CmpCode.yes), Note.of(CmpCode.no)
         unknown = "未知" if ctx.lang == "zh" else "unknown"
