@@ -413,3 +413,12 @@ def test_comparing_gpus_for_a_stated_training_job_prices_the_job_on_each(questio
     assert len(times) == 2 and len(costs) == 2
     cheaper = min(costs, key=lambda c: c.result["total"]).args["gpu"]
     assert cheaper in a.answer.split(said)[0][-30:]  # the verdict names the GPU whose priced job is cheaper
+
+
+def test_comparing_gpus_for_serving_a_model_estimates_the_deployment_on_each():
+    a = ask("H100 vs H200 for serving llama 3.1 70b")
+    assert a.frame == "comparison" and "per million output tokens" in a.answer
+    served = [c for c in a.tool_calls if c.name == "estimate_serving"]
+    assert sorted(c.args["gpu"] for c in served) == ["H100", "H200"]
+    cheaper = min(served, key=lambda c: c.result["cost_per_million_output_tokens_at_max"]).args["gpu"]
+    assert f"Per million output tokens the {cheaper} costs less." in a.answer

@@ -502,6 +502,19 @@ MESSAGES: dict = {
                      f"GPU-hours on {p.get('gpu')} (no priced offer in the catalog).",
         lambda p, f: f"{p.get('model') or '这个任务'}训练 {p.get('tokens_text')} token，在 {p.get('gpu')} 上约需 "
                      f"{_gpu_hours(p, f)} 卡时（目录里没有价格）。"),
+    "cmp.serve_cost": (
+        lambda p, f: f"{p.get('model')} on {f.g(p.get('gpus'))}× {p.get('gpu')} (TP {f.g(p.get('tp'))}): "
+                     f"{f.tok_s(p.get('output_tok_s'))} output {'at the load' if p.get('at') == 'load' else 'at full load'}, "
+                     f"{f.money(p.get('cost'), p.get('currency'))} per million output tokens at the cheapest listed price.",
+        lambda p, f: f"{p.get('model')} 在 {f.g(p.get('gpus'))}× {p.get('gpu')}（TP {f.g(p.get('tp'))}）上："
+                     f"{'此负载下' if p.get('at') == 'load' else '满负载时'}输出 {f.tok_s(p.get('output_tok_s'))}，"
+                     f"按最便宜的报价每百万输出 token {f.money(p.get('cost'), p.get('currency'))}。"),
+    "cmp.serve_unpriced": (
+        lambda p, f: f"{p.get('model')} on {f.g(p.get('gpus'))}× {p.get('gpu')} (TP {f.g(p.get('tp'))}): "
+                     f"{f.tok_s(p.get('output_tok_s'))} output {'at the load' if p.get('at') == 'load' else 'at full load'} (no priced offer).",
+        lambda p, f: f"{p.get('model')} 在 {f.g(p.get('gpus'))}× {p.get('gpu')}（TP {f.g(p.get('tp'))}）上："
+                     f"{'此负载下' if p.get('at') == 'load' else '满负载时'}输出 {f.tok_s(p.get('output_tok_s'))}（没有价格）。"),
+    "cmp.serve_cheaper": ("Per million output tokens the {gpu} costs less.", "按每百万输出 token 算，{gpu} 更便宜。"),
     "cmp.job_cheaper": ("For this job the {gpu} costs less per token.", "这个任务用 {gpu} 每 token 更便宜。"),
     "cmp.header_spec": ("Spec", "指标"),
     "cmp.row_memory": ("Memory", "显存"),

@@ -57,6 +57,9 @@ class CmpCode(NoteCode):
     job_cost = "cmp.job_cost"  # gpu, gpu_hours, tokens_text, model, cost, currency, provider: the stated job's GPU-hours priced
     job_time = "cmp.job_time"  # gpu, gpu_hours, tokens_text, model: no priced offer of that GPU
     job_cheaper = "cmp.job_cheaper"  # gpu: the one whose GPU-hours for the job cost less
+    serve_cost = "cmp.serve_cost"  # model, gpu, gpus, tp, output_tok_s, cost, currency, at ('load' | 'max')
+    serve_unpriced = "cmp.serve_unpriced"  # model, gpu, gpus, tp, output_tok_s
+    serve_cheaper = "cmp.serve_cheaper"  # gpu: the lower cost per million output tokens
 
 
 COMPARED_JOBS = 2  # the job is timed and priced on the first two GPUs compared
@@ -197,6 +200,14 @@ class ComparisonHandler:
                 for n, gpu in enumerate(gpus[:COMPARED_JOBS]):
                     plan.call("estimate_train_time", f"cmp_time{n}", **{**args, "gpu": gpu, "gpus": 1})
                 plan.data["cmp_currency"] = currency
+            elif ctx.has_workload and ctx.workload_kind in (None, "decoder") and (
+                    ctx.mode == "inference" or any(ctx.has(k) for k in ("users", "concurrency", "requests_per_day", "request_rate"))):
+                # "H100 vs H200 for serving llama 70b": the same deployment estimated on each, cost per million tokens
+                from assistant.offline.handlers.serving import serving_args
+
+                args = serving_args(ctx, plan)
+                for n, gpu in enumerate(gpus[:COMPARED_JOBS]):
+                    plan.call("estimate_serving", f"cmp_serve{n}", **{**args, "gpu": gpu, "currency": currency})
         elif gpus:
             plan.call("lookup_catalog", "spec", kind="gpu", name=gpus[0])
         search(plan, ctx.question[:300] or "GPU comparison", ctx.lang, k=2, key="guide")
@@ -232,6 +243,24 @@ class ComparisonHandler:
                 lines.append(Note.of(CmpCode.job_time, **common))
         if len(priced) == COMPARED_JOBS and priced[0][0] != priced[1][0]:
             lines.append(Note.of(CmpCode.job_cheaper, gpu=min(priced)[1]))
+        served: list[tuple[float, str]] = []
+        for n in range(COMPARED_JOBS):
+            s = results.get(f"cmp_serve{n}")
+            if s is None or s.error:
+                continue
+            r = s.result
+            # with no load stated the estimate is one user at a time: the fair price of a card is at its full load
+            at = "load" if any(k in s.args for k in ("concurrency", "requests_per_day", "request_rate")) else "max"
+            cost = r.get(f"cost_per_million_output_tokens_at_{at}")
+            common = dict(model=env.model_name(r.get("model")), gpu=r["gpu"], gpus=r["gpus"], tp=r["tp"],
+                          output_tok_s=r["max_output_tok_s"] if at == "max" and r.get("max_output_tok_s") else r["output_tok_s"])
+            if cost is not None:
+                lines.append(Note.of(CmpCode.serve_cost, cost=cost, currency=r.get("currency"), at=at, **common))
+                served.append((cost, r["gpu"]))
+            else:
+                lines.append(Note.of(CmpCode.serve_unpriced, at=at, **common))
+        if len(served) == COMPARED_JOBS and served[0][0] != served[1][0]:
+            lines.append(Note.of(CmpCode.serve_cheaper, gpu=min(served)[1]))
         return lines
 
     def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
