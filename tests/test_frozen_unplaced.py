@@ -31,15 +31,9 @@ ENTRIES: dict[str, tuple[str, str]] = {
     "session15/s14/heldout14_grazdev_vllm_a10g.yaml": ("serving round 14", "heldout14_grazdev_vllm_a10g.yaml"),
     "session15/s14/heldout14_inferencex_issue_870.yaml": ("serving round 14", "heldout14_inferencex_issue_870.yaml"),
     "session15/s14/README_round14.md": ("serving round 14", "README_round14.md"),
-    "session14b/u15/heldout15.yaml": ("understanding held-out 15", "heldout15.yaml"),
     "session14b/u15/README_heldout15.md": ("understanding held-out 15", "README_heldout15.md"),
-    "session14b/u16/heldout16.yaml": ("understanding held-out 16", "heldout16.yaml"),
     "session14b/u16/README_heldout16.md": ("understanding held-out 16", "README_heldout16.md"),
-    "session14b/v13/published_memory_heldout_kinds13.yaml": ("VRAM round 13", "published_memory_heldout_kinds13.yaml"),
     "session14b/v13/README_round13.md": ("VRAM round 13", "README_round13.md"),
-    "session14b/s13/heldout13_cssnoeasy_vllm_a100_pcie_qwen3_32b.yaml": ("serving round 13", "heldout13_cssnoeasy_vllm_a100_pcie_qwen3_32b.yaml"),
-    "session14b/s13/heldout13_faradawn_bench3_h200.yaml": ("serving round 13", "heldout13_faradawn_bench3_h200.yaml"),
-    "session14b/s13/heldout13_kagaho_vllm_l40s_tp2.yaml": ("serving round 13", "heldout13_kagaho_vllm_l40s_tp2.yaml"),
     "session14b/s13/README_round13.md": ("serving round 13", "README_round13.md"),
 }
 
