@@ -488,6 +488,15 @@ def test_fp8_without_fp8_tensor_cores(cat):
     assert any(n.code == CaveatCode.fp8_weight_only.value for n in est.caveats)
 
 
+@pytest.mark.parametrize("gpu, expected", [("V100-32GB", True), ("T4", True), ("A100-80GB", False), ("H100", False)])
+def test_bf16_weights_on_a_card_without_bf16_are_served_in_fp16(cat, gpu, expected):
+    est = estimate_serving(cat.model("qwen2.5-3b"), cat.gpu(gpu), ServingRequest(gpus=1, weights="bf16"))
+    assert any(n.code == CaveatCode.bf16_as_fp16.value for n in est.caveats) is expected
+    if expected:
+        fp16 = estimate_serving(cat.model("qwen2.5-3b"), cat.gpu(gpu), ServingRequest(gpus=1, weights="fp16"))
+        assert est.per_gpu_gib == fp16.per_gpu_gib and est.output_tok_s == fp16.output_tok_s  # same memory, same speed
+
+
 def test_every_code_has_both_languages():
     for enum in (ServingCode, CaveatCode, ServingError, KvCode):
         for code in enum:

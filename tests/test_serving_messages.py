@@ -80,6 +80,7 @@ def _runs() -> dict[str, Callable]:
         "fp8 on Ampere, fp8 KV, int4": est("llama-3.1-8b", "A100-80GB", gpus=1, weights="fp8", kv_precision="fp8"),
         "int4": est("llama-3.1-8b", "L40S", gpus=1, weights="int4"),
         "int4 on a T4: no Marlin, no FlashAttention-2": est("llama-3.1-8b", "T4", gpus=1, weights="int4"),
+        "bf16 on a V100: served in fp16": est("qwen2.5-7b", "V100-32GB", gpus=1, weights="bf16"),
         "gguf q4_0 and q8_0": est("llama-2-7b", "RTX-4090", gpus=1, engine="llamacpp", weights="q8_0"),
         "kv short": est("llama-3.1-70b", "H100", gpus=2, weights="fp8", input_len=8000, output_len=1000, load=_conc(200)),
         "beyond context": est("llama-2-7b", "A100-80GB", gpus=1, input_len=8000, output_len=500),

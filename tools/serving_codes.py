@@ -62,6 +62,8 @@ class CaveatCode(NoteCode):
     quality_perplexity = "serving.quality_perplexity"  # weights, low, high, reference, source
     kv_fp8 = "serving.kv_fp8"  # source
     fp8_weight_only = "serving.fp8_weight_only"  # gpu
+    bf16_as_fp16 = "serving.bf16_as_fp16"  # gpu, compute_capability: no bf16 below SM 8.0, the engine serves the
+    # weights in fp16 (vLLM refuses an explicit bfloat16 there and names --dtype half; `auto` picks fp16)
     kv_short = "serving.kv_short"  # concurrency, max_concurrency, kv_cache_tokens
     saturated = "serving.saturated"  # request_rate_req_s, max_req_s
     misses_ttft = "serving.misses_ttft"  # ttft_ms, target_ms

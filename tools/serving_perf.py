@@ -737,6 +737,8 @@ def quality_caveats(req: ServingRequest, gpu: GPU, dtype: str) -> list[Note]:
         else:
             out.append(Note.of(CaveatCode.quality_perplexity, weights=req.weights.value, low=q.low, high=q.high,
                                reference=q.reference, source=q.source))
+    if req.weights == WeightFormat.bf16 and not gpu.bf16_supported:
+        out.append(Note.of(CaveatCode.bf16_as_fp16, gpu=gpu.key, compute_capability=gpu.cc))
     if req.weights == WeightFormat.fp8 and compute_precision(req.weights, gpu).value != "fp8":
         out.append(Note.of(CaveatCode.fp8_weight_only, gpu=gpu.key))
     if dtype == "fp8":

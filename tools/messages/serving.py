@@ -326,6 +326,11 @@ MESSAGES: dict = {
     "serving.misses_tokens_per_user": ("each user sees {tokens_per_user_s:tok_s}, under the {target_tok_s:tok_s} target",
                                        "每个用户 {tokens_per_user_s:tok_s}，低于 {target_tok_s:tok_s} 的目标"),
     "serving.stack_uncalibrated": (_stack, _stack),
+    "serving.bf16_as_fp16": ("{gpu} (compute capability {compute_capability}) has no bf16: the weights are served in "
+                             "fp16 (vLLM's `dtype=half`, which `dtype=auto` picks there), the same memory; a model trained in "
+                             "bf16 can overflow fp16 on rare activations",
+                             "{gpu}（计算能力 {compute_capability}）不支持 bf16：权重按 fp16 加载（vLLM 的 `dtype=half`，"
+                             "`dtype=auto` 会自动选它），显存占用相同；bf16 训练的模型在 fp16 下偶尔会有激活值溢出"),
     "serving.int4_no_marlin": ("on {gpu} (compute capability {compute_capability}) vLLM has no Marlin kernel for AWQ/GPTQ "
                                "int4 (it needs {needs}): the weights take a quarter of the memory but decode no faster than "
                                "16-bit ones", "{gpu}（计算能力 {compute_capability}）上 vLLM 没有 AWQ/GPTQ int4 的 Marlin "
