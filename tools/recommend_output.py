@@ -271,7 +271,7 @@ def assumptions_for(
         out.append(Note.of(C.gpus_ignored))
     if request.billing is None:
         out.append(Note.of(C.billing_default))
-    if request.billing not in TERM_HOURS:
+    if request.billing not in TERM_HOURS and not timing:  # a timed job is priced by its hours, not by a month
         out.append(Note.of(C.monthly_hours, hours=request.hours_per_month))
     if request.tokens is not None and not timing:
         out.append(Note.of(C.no_time_inference))

@@ -91,10 +91,13 @@ def suggestions(
     from functools import partial
 
     from tools.recommend import recommend as _recommend
+    from tools.recommend_memory import TRAINING_MODES
+    from tools.recommend_rank import need_of
 
     recommend = partial(_recommend, today=today, _cache=cache)
 
-    period = request.period
+    # what the answer prices: a training job of known size by its whole cost, as the ranking does (need_of)
+    period = need_of(request, request.vram.mode in TRAINING_MODES)
     out: list[Suggestion] = []
     request = request.model_copy(update={"currency": currency})
     baseline: float | None = None  # cheapest fitting cost with no change but the budget

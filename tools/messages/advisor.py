@@ -352,6 +352,14 @@ MESSAGES: dict = {
         lambda p, f: f"**目录里没有能在 {f.hours(p.get('deadline_hours'))} 内完成的配置**（最多 {f.int(p.get('max_gpus'))} 张卡；"
         "放得下的机器都太慢，或缺少可核对速度的数据）。",
     ),
+    "rec.infeasible_filters": (
+        lambda p, f: "**No priced offer in the catalog matches what you asked for**"
+        + (f" ({p.get('gpu') or 'any GPU'} at {' or '.join(p.get('providers'))})" if p.get("providers") else
+           (f" ({p.get('gpu')})" if p.get("gpu") else "")) + ": the workload fits, the offer is missing.",
+        lambda p, f: "**目录里没有符合你条件的有价配置**"
+        + (f"（{' 或 '.join(p.get('providers_zh') or p.get('providers'))} 的 {p.get('gpu') or '任意 GPU'}）" if p.get("providers") else
+           (f"（{p.get('gpu')}）" if p.get("gpu") else "")) + "：任务本身放得下，缺的是报价。",
+    ),
     "rec.infeasible_budget": (
         "**Not feasible as asked:** nothing in the catalog holds this workload within your budget.",
         "**按当前条件不可行：** 目录里没有既放得下、又在预算之内的配置。",

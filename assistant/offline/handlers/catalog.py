@@ -422,7 +422,10 @@ class CostHandler:
 
     @staticmethod
     def _is_job(ctx: TurnContext) -> bool:
-        return ctx.has("tokens") and (ctx.has("model") or ctx.has("params")) and bool(ctx.has("instance") or ctx.gpu)
+        # a stated dataset, or epochs of a training run ("3 个 epoch 的 LoRA 大概多少钱"): a job of that size, timed
+        # (its data assumed when only epochs are stated) and priced by its hours, not a month of the machine
+        sized = ctx.has("tokens") or (ctx.has("epochs") and bool(ctx.training))
+        return sized and (ctx.has("model") or ctx.has("params")) and bool(ctx.has("instance") or ctx.gpu)
 
     def compose(self, ctx: TurnContext, plan: Plan, results: Results, cited: Cited, env: Env) -> Composition:
         if results.get("time"):

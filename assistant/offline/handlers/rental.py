@@ -27,7 +27,7 @@ from assistant.offline.workload import (
 )
 from tools.messages import render, render_change
 from tools.messages.format import Formatter, provider_names
-from tools.notes import Change, Note, NoteCode
+from tools.notes import Change, ChangeKind, Note, NoteCode
 from tools.price_age import source_note
 from tools.recommend_rank import band_row
 
@@ -51,6 +51,7 @@ class RecCode(NoteCode):
     infeasible = "rec.infeasible"
     infeasible_budget = "rec.infeasible_budget"
     infeasible_deadline = "rec.infeasible_deadline"  # deadline_hours, max_gpus
+    infeasible_filters = "rec.infeasible_filters"  # gpu (or None), providers, providers_zh (display names)
     cheaper = "rec.cheaper"
     quantised = "rec.quantised"
     deploy = "rec.deploy"  # layout: the serving pick's replicas × TP (× PP) note
@@ -74,12 +75,14 @@ class TableCode(NoteCode):
 
 def recommend_plan(ctx: TurnContext, plan: Plan, *, serving: bool = False, hardware: bool = True,
                    searches: bool = True, workload: dict[str, Any] | None = None,
-                   deadline_hours: float | None = None) -> dict[str, Any]:
+                   deadline_hours: float | None = None, job_tokens: float | None = None) -> dict[str, Any]:
     """The recommender's call for the state. ``hardware=False``: the GPU and count the user named are what another
     calculation checks (a feasibility verdict), not a constraint on what to rent instead; ``searches=False``: the
     answer it sits in brings its own passages; ``workload``: that calculation's workload arguments, so both parts of
     one answer size the same job (the verdict's batch, not a serving load of its own); ``deadline_hours``: a training
-    time limit the pick must meet (options too slow become near-misses; clusters up to DEADLINE_MAX_GPUS)."""
+    time limit the pick must meet (options too slow become near-misses; clusters up to DEADLINE_MAX_GPUS);
+    ``job_tokens``: the data another part of the answer timed (stated or assumed there), so the pick is priced as that
+    whole job, not a month of the machine."""
     d = plan.defaults
     training = bool(ctx.training) and not serving
     if workload is not None:
@@ -90,7 +93,11 @@ def recommend_plan(ctx: TurnContext, plan: Plan, *, serving: bool = False, hardw
     args["currency"] = currency
     is_training = args["mode"] != "inference"
     args.update(budget_args(ctx, d, currency, is_training))
-    if args.get("period") == "job" and not ctx.has("tokens"):
+    if job_tokens is not None and is_training and not ctx.has("tokens") and not args.get("budget"):
+        args["tokens"] = float(job_tokens)  # assumed by the part that timed it, which says so
+        if ctx.has("epochs"):
+            args["epochs"] = float(ctx.get("epochs"))
+    elif args.get("period") == "job" and not ctx.has("tokens"):
         args["tokens"] = DEFAULT_FINETUNE_TOKENS
         d.assume(Note.of(AssumeCode.tokens, tokens=DEFAULT_FINETUNE_TOKENS))
     if not ctx.budget:
@@ -231,7 +238,8 @@ def compose_recommendation(ctx: TurnContext, plan: Plan, results: Results, cited
         out.add(Lead([Note.of(RecCode.infeasible_deadline, deadline_hours=deadline[0], max_gpus=deadline[1])]))
         _suggestions(out, r, ctx.lang)
     elif not options:
-        out.add(Lead([Note.of(RecCode.infeasible_budget if budget else RecCode.infeasible)]))
+        out.add(Lead([_filters_note(rec.args, r, env) if not budget and _only_filters_exclude(r)
+                      else Note.of(RecCode.infeasible_budget if budget else RecCode.infeasible)]))
         _suggestions(out, r, ctx.lang)
     else:
         top = priced[0] if priced else options[0]
@@ -320,6 +328,23 @@ def _offer_line(provider: str, instance: str, gpus: str, text: str, env: Env, la
 
 def _provider_label(key: str, env: Env, lang: str) -> str:
     return env.provider_label(key, lang)
+
+
+# Changes that relax a filter on where or what to rent, not the workload: when only these make something fit, the
+# workload itself is fine and what is missing is an offer ("AutoDL has no RTX 4090 in the catalog").
+FILTER_CHANGES = frozenset({ChangeKind.drop_providers, ChangeKind.drop_gpu_filter, ChangeKind.widen_region,
+                            ChangeKind.drop_billing, ChangeKind.set_billing})
+
+
+def _only_filters_exclude(r: dict[str, Any]) -> bool:
+    changes = [s.get("change") for s in r.get("suggestions", [])]
+    return bool(changes) and all(c and Change.model_validate(c).kind in FILTER_CHANGES for c in changes)
+
+
+def _filters_note(args: dict[str, Any], r: dict[str, Any], env: Env) -> Note:
+    providers = [_provider_names(env, k) for k in args.get("providers") or []]
+    return Note.of(RecCode.infeasible_filters, gpu=args.get("gpu"), providers=[p["provider_name"] for p in providers],
+                   providers_zh=[p["provider_zh"] or p["provider_name"] for p in providers])
 
 
 def _suggestions(out: Composition, r: dict[str, Any], lang: str) -> None:

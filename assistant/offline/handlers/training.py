@@ -181,7 +181,7 @@ class TrainTimeHandler:
             fit["fit_targets"] = [{"gpu": gpu, "count": int(args["gpus"])} for gpu in ctx.gpus[:TIMED_GPUS]]
             plan.call("estimate_vram", "fit", **fit)
         if ctx.budget or ctx.has("billing") or ctx.has("providers") or ctx.has("instance"):
-            recommend_plan(ctx, plan)
+            recommend_plan(ctx, plan, job_tokens=args["tokens"])
         en, zh = CLUSTER_TOPIC if args["tokens"] >= 1e10 else TIME_TOPIC
         search(plan, zh if ctx.lang == "zh" else en, ctx.lang, key="guide_time")
         return plan
