@@ -27,6 +27,7 @@ minus the weights, and a maximum-throughput batch is 256 sequences.
     python benchmarks/serving.py --without-round10            # the report without the round-10 held-out rows
     python benchmarks/serving.py --without-round11            # the report without the round-11 held-out rows
     python benchmarks/serving.py --without-round12            # the report without the round-12 held-out rows
+    python benchmarks/serving.py --without-round13            # the report without the round-13 held-out rows
 
 `--calibrate` reads the calibration files only (FIT_SPLITS); it prints the fitted constants to copy into
 tools/serving_profiles.py. `--calibrate-moe` and `--calibrate-tp` read the calibration files and the spent rounds
@@ -53,9 +54,12 @@ evaluation is kept verbatim as ROUND11_EVALUATION; `--without-round11` leaves it
 (`heldout12_*.yaml`: its own split, read by no fitter, frozen by digest at commit b6da2bd and evaluated once on the
 estimator of commit 795c5d9, a KV reading first — in full, per source, one per source, without the two cases whose GPU
 is known only from the repository — then its throughput and latency pooled, the two 5 req/s runs' output tok/s read
-apart; its one evaluation is kept verbatim as ROUND12_EVALUATION; `--without-round12` leaves it unread). Rounds 10-12
-are rendered by one function (`pooled_round_targets`, `findings_pooled_round`, `one_evaluation_section`) from a
-`PooledRound` each. See tests/data/serving/README.md and errata.yaml.
+apart, spent since; its one evaluation is kept verbatim as ROUND12_EVALUATION; `--without-round12` leaves it unread)
+and round 13 (`heldout13_*.yaml`: its own split, read by no fitter, frozen by digest at commit 74b8f1d and evaluated
+once on the estimator of commit 816e237, a KV reading first — in full, per source, one per source — then its
+throughput and latency pooled; its one evaluation is kept verbatim as ROUND13_EVALUATION; `--without-round13` leaves
+it unread). Rounds 10-13 are rendered by one function (`pooled_round_targets`, `findings_pooled_round`,
+`one_evaluation_section`) from a `PooledRound` each. See tests/data/serving/README.md and errata.yaml.
 """
 
 from __future__ import annotations
@@ -229,7 +233,9 @@ class Split(str, Enum):
     # spent since
     heldout11 = "heldout11"  # round 11: frozen by digest (8640aae), evaluated once on ab3ed60's estimator (2026-12-03),
     # spent since
-    heldout12 = "heldout12"  # round 12: frozen by digest (b6da2bd), evaluated once on 795c5d9's estimator (2026-12-03)
+    heldout12 = "heldout12"  # round 12: frozen by digest (b6da2bd), evaluated once on 795c5d9's estimator (2026-12-03),
+    # spent since
+    heldout13 = "heldout13"  # round 13: frozen by digest (74b8f1d), evaluated once on 816e237's estimator (2026-12-04)
 
 
 SPLIT_LABEL = {Split.calibration: "calibration", Split.heldout1: "held out, round 1 (spent)",
@@ -238,13 +244,14 @@ SPLIT_LABEL = {Split.calibration: "calibration", Split.heldout1: "held out, roun
                Split.heldout6: "held out, round 6 (spent)", Split.heldout7: "held out, round 7 (spent)",
                Split.heldout8: "held out, round 8 (spent)", Split.heldout9: "held out, round 9 (spent)",
                Split.heldout10: "held out, round 10 (spent)", Split.heldout11: "held out, round 11 (spent)",
-               Split.heldout12: "held out, round 12"}
+               Split.heldout12: "held out, round 12 (spent)", Split.heldout13: "held out, round 13"}
 SPLIT_SHORT = {Split.calibration: "calib.", Split.heldout1: "held out 1 (spent)", Split.heldout2: "held out 2 (spent)",
                Split.heldout3: "held out 3 (spent)", Split.heldout4: "held out 4 (spent)",
                Split.heldout5: "held out 5 (spent)", Split.heldout6: "held out 6 (spent)",
                Split.heldout7: "held out 7 (spent)", Split.heldout8: "held out 8 (spent)",
                Split.heldout9: "held out 9 (spent)", Split.heldout10: "held out 10 (spent)",
-               Split.heldout11: "held out 11 (spent)", Split.heldout12: "held out 12"}
+               Split.heldout11: "held out 11 (spent)", Split.heldout12: "held out 12 (spent)",
+               Split.heldout13: "held out 13"}
 # Rounds that have been evaluated and studied (issue 11: "spent and may now calibrate"): they choose mechanisms and
 # are reported as checks. The fitters still read the calibration files only (FIT_SPLITS): a fit on the spent rounds
 # too, each source weighted once, was measured on 2026-12-01 (benchmarks/serving.md, "Round 2 spent", lead 5) and moved
@@ -272,9 +279,12 @@ SPLIT_SHORT = {Split.calibration: "calib.", Split.heldout1: "held out 1 (spent)"
 # is relabelled so when round 11 is placed. Like rounds 5-9 it is not in SPENT. Round 11 (`heldout11_*`) is spent
 # since its one evaluation (2026-12-03; ROUND11_EVALUATION keeps it verbatim): the change after it (2acb8ec, vLLM's
 # kernels below SM 8.0) read it, and it is relabelled so when round 12 is placed. Like rounds 5-10 it is not in SPENT.
-# Round 12 (`heldout12_*`) is the held-out test of the estimator as it stood when it was placed (frozen by digest at
-# b6da2bd, before the KV-pool study 3cc6b94 and the SM 8.0 change 2acb8ec landed; evaluated on the estimator of main
-# at 795c5d9): no fitter reads it, and it is not spent until a change reads its evaluation (ROUND12_EVALUATION).
+# Round 12 (`heldout12_*`) is spent since its one evaluation (2026-12-03; ROUND12_EVALUATION keeps it verbatim): its
+# figures have been printed in benchmarks/serving.md and read since, and it is relabelled so when round 13 is placed.
+# Like rounds 5-11 it is not in SPENT. Round 13 (`heldout13_*`) is the held-out test of the estimator as it stood when
+# it was placed (frozen by digest at 74b8f1d, before the SM 8.0 change 2acb8ec and the engine_version change c5f90f2
+# landed; evaluated on the estimator of main at 816e237): no fitter reads it, and it is not spent until a change reads
+# its evaluation (ROUND13_EVALUATION).
 SPENT = (Split.heldout1, Split.heldout2, Split.heldout3, Split.heldout4)
 FIT_SPLITS = (Split.calibration,)
 MOE_FIT_SPLITS = (Split.calibration, *SPENT)
@@ -468,14 +478,14 @@ class Row:
 def evaluate(catalog: Catalog, heldout: bool | None = None, round2: bool = True, round3: bool = True,
              round4: bool = True, round5: bool = True, round6: bool = True, round7: bool = True,
              round8: bool = True, round9: bool = True, round10: bool = True, round11: bool = True,
-             round12: bool = True) -> list[Row]:
-    """Every measured figure beside its prediction; `round2=False` … `round12=False` leave that round's files
+             round12: bool = True, round13: bool = True) -> list[Row]:
+    """Every measured figure beside its prediction; `round2=False` … `round13=False` leave that round's files
     unread."""
     rows = []
     skip = {Split.heldout2: not round2, Split.heldout3: not round3, Split.heldout4: not round4,
             Split.heldout5: not round5, Split.heldout6: not round6, Split.heldout7: not round7,
             Split.heldout8: not round8, Split.heldout9: not round9, Split.heldout10: not round10,
-            Split.heldout11: not round11, Split.heldout12: not round12}
+            Split.heldout11: not round11, Split.heldout12: not round12, Split.heldout13: not round13}
     for file, held, _source, case in load_cases():
         split = split_of(DATA / file)
         if (heldout is not None and held != heldout) or skip.get(split, False):
@@ -2213,7 +2223,7 @@ def _relabelled_as_spent(split: Split, lines: list[str]) -> list[str]:
     return _relabelled(lines, {f"- held out, round {_round_number(split)}, ": f"- {SPLIT_LABEL[split]}, "})
 
 
-# ------------------------------------------------------------------ rounds 10-12: reported pooled and per source
+# ------------------------------------------------------------------ rounds 10-13: reported pooled and per source
 
 @dataclasses.dataclass(frozen=True)
 class ReadApart:
@@ -2244,7 +2254,9 @@ class PooledRound:
     median and the shares within 25 % and 50 %, beside the naive roofline (round 7's shares and the shared table
     helpers); `apart`: figures its freeze set apart. `kv_first`: the round is first of all a KV reading (round 12): its
     KV lines lead (in full, per source, then `kv_one_per_source` and each of `kv_without`), before the throughput and
-    latency lines. Rounds 10-12 are rendered from one each."""
+    latency lines. `pooled_only`: the throughput and latency target lines are pooled only, with no per-source line
+    (round 13, as decided at its freeze; its tables still show each source). Rounds 10-13 are rendered from one
+    each."""
     split: Split
     lead_file: str  # the source that carries most of the round's cases
     lead_name: str  # how the round's summary line names it
@@ -2258,6 +2270,7 @@ class PooledRound:
     kv_first: bool = False
     kv_one_per_source: bool = False  # also count each source once (a source is within when each of its KV figures is)
     kv_without: tuple[KvWithout, ...] = ()
+    pooled_only: bool = False
 
     @property
     def number(self) -> int:
@@ -2328,7 +2341,7 @@ def _pooled_lines(spec: PooledRound, rows: list[Row]) -> list[str]:
     name = SPLIT_LABEL[spec.split]
     lines = targets([r for r in rows if not (r.split == spec.split and spec.read_apart(r))], spec.split,
                     by_statistic=True)
-    for f in sorted({r.file for r in main}):
+    for f in ([] if spec.pooled_only else sorted({r.file for r in main})):
         lines += targets([r for r in main if r.file == f], spec.split, by_statistic=True,
                          label=f"{name}, source {source_name(f)}")
     for label, group in spec.apart_groups(sel):
@@ -2979,6 +2992,166 @@ ROUND12 = PooledRound(Split.heldout12, ROUND12_TOKENKAKI_FILE, "tokenkaki", ROUN
                       ROUND12_SINCE_HEADING, "2026-12-03", "795c5d9", apart=(ROUND12_ARRIVAL_BOUND,),
                       misses_shown=ROUND12_MISSES_SHOWN, kv_first=True, kv_one_per_source=True,
                       kv_without=(ROUND12_WITHOUT,))
+
+
+# ------------------------------------------------------------------ round 13 (held out: frozen by digest at 74b8f1d)
+
+# Decided at the freeze (tests/data/held_out_freezes.md, "Session 14, second freeze", 16:10 UTC), before any
+# evaluation: round 13 is a KV reading of its 7 KV-capacity cases against the target "every case within 5 %", in full
+# and per source; cssnoeasy's 4 KV cases come from one table of one report, so the reading also states one per source
+# (3 sources). Its 5 throughput/latency cases (faradawn's 3 vLLM runs, cssnoeasy's TensorRT-LLM and vLLM runs) are
+# reported pooled against the round targets (median error ≤ 25 %), with no per-source target line (`pooled_only`). The
+# TensorRT-LLM settings the collector mapped onto vLLM's fields (free_gpu_memory_fraction → gpu_memory_utilization,
+# max_batch_size → max_num_seqs, max_num_tokens → max_batched_tokens, max_seq_len → max_model_len) are read as mapped.
+# Rendered as rounds 10-12 are (`PooledRound`, `kv_first`).
+ROUND13_CSSNOEASY_FILE = "heldout13_cssnoeasy_vllm_a100_pcie_qwen3_32b.yaml"
+ROUND13_MISSES_SHOWN = 3  # the largest misses shown per source, by |log error|
+
+
+# Round 13's one evaluation as that run printed it (2026-12-04 20:07 UTC, the estimator of commit 816e237 at HEAD
+# 816e237, the files placed byte-identical to the freeze record of 74b8f1d in 816e237): its target lines and findings
+# (`pooled_round_targets` and `findings_pooled_round` of ROUND13), copied from that run's benchmarks/serving.md and not
+# edited. While empty (before that run), the report printed the live section alone.
+ROUND13_EVALUATION: list[str] = [
+    '- held out, round 13, KV capacity: 10/14 within 5 % (max 5.1%) — target every case: **missed**: `cssnoeasy-vllm0190-a100pcie-qwen3-32b-bf16-kv-mml8192` kv_cache_gib -5.1%, `cssnoeasy-vllm0190-a100pcie-qwen3-32b-bf16-kv-mml8192` kv_cache_tokens -5.1%, `cssnoeasy-vllm0190-a100pcie-qwen3-32b-bf16-fp8kv-kv-mml8192` kv_cache_gib -5.1%, `cssnoeasy-vllm0190-a100pcie-qwen3-32b-bf16-fp8kv-kv-mml8192` kv_cache_tokens -5.1%.',
+    '  - by case: 5/7 cases with each of their KV figures (GiB and tokens) within 5 %.',
+    '- held out, round 13, source cssnoeasy_vllm_a100_pcie_qwen3_32b, KV capacity: 4/8 within 5 % (max 5.1%) — target every case: **missed**: `cssnoeasy-vllm0190-a100pcie-qwen3-32b-bf16-kv-mml8192` kv_cache_gib -5.1%, `cssnoeasy-vllm0190-a100pcie-qwen3-32b-bf16-kv-mml8192` kv_cache_tokens -5.1%, `cssnoeasy-vllm0190-a100pcie-qwen3-32b-bf16-fp8kv-kv-mml8192` kv_cache_gib -5.1%, `cssnoeasy-vllm0190-a100pcie-qwen3-32b-bf16-fp8kv-kv-mml8192` kv_cache_tokens -5.1%.',
+    '- held out, round 13, source faradawn_bench3_h200, KV capacity: 4/4 within 5 % (max 1.6%) — target every case: **met**.',
+    '- held out, round 13, source kagaho_vllm_l40s_tp2, KV capacity: 2/2 within 5 % (max 0.5%) — target every case: **met**.',
+    '- held out, round 13, KV capacity, one per source (3 sources; a source is within when each of its KV figures is): 2/3 sources within 5 % — target every case: **missed**: cssnoeasy_vllm_a100_pcie_qwen3_32b (max 5.1%).',
+    '- held out, round 13, throughput: median error 10.8% over 5 figures — target ≤ 25 %: **met**.',
+    '- held out, round 13, latency: median error 17.7% over 6 figures — target ≤ 25 %: **met**.',
+    '  - of which mean figures (as the source publishes them; the estimator predicts means): median error 17.7% over 6 figures — target ≤ 25 %: **met**.',
+    '',
+    'Round 13: 12 cases, 25 figures from 3 files (3 GPU types: A100-80GB-PCIe, H200, L40S; engines trtllm, vllm); cssnoeasy (cssnoeasy_vllm_a100_pcie_qwen3_32b) carries 6 cases, 10 figures. Latency figures by statistic: 6 mean (the estimator predicts means). KV capacity: 14 figures.',
+    '',
+    "Each cell: median error (median signed error) · figures; *within 25 % / 50 %*: figures whose error is at most that; *naive*: the naive roofline's median error on the same figures; KV: figures within 5 % (the naive roofline's in brackets).",
+    '',
+    'By source (file), and pooled:',
+    '',
+    '| source | cases | throughput: ours (signed) · figures | within 25 % | within 50 % | naive | latency: ours (signed) · figures | within 25 % | within 50 % | naive | KV within 5 % |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | 6 | 8.2% (-8.2%) · 2 | 2/2 | 2/2 | 24.8% | — | — | — | — | 4/8 (naive 4/8) |',
+    '| faradawn_bench3_h200 | 5 | 13.0% (-13.0%) · 3 | 3/3 | 3/3 | 88.1% | 17.7% (+13.3%) · 6 | 4/6 | 6/6 | 70.6% | 4/4 (naive 2/4) |',
+    '| kagaho_vllm_l40s_tp2 | 1 | — | — | — | — | — | — | — | — | 2/2 (naive 0/2) |',
+    '| round 13, pooled | 12 | 10.8% (-10.8%) · 5 | 5/5 | 5/5 | 83.8% | 17.7% (+13.3%) · 6 | 4/6 | 6/6 | 70.6% | 10/14 (naive 6/14) |',
+    '',
+    'Pooled and per source, by metric category and statistic (as the sources publish them; the estimator predicts means):',
+    '',
+    '| pooled | category | statistic | figures | ours: median (signed) | ours within 25 % (KV: 5 %) | ours within 50 % | naive | naive within 25 % (KV: 5 %) |',
+    '|---|---|---|---|---|---|---|---|---|',
+    '| round 13 | throughput | mean | 5 | 10.8% (-10.8%) · 5 | 5/5 | 5/5 | 83.8% | 1/5 |',
+    '| round 13 | latency | mean | 6 | 17.7% (+13.3%) · 6 | 4/6 | 6/6 | 70.6% | 0/6 |',
+    '| round 13 | kv | single | 14 | 0.9% (-0.4%) · 14 | 10/14 | 14/14 | 5.1% | 6/14 |',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | throughput | mean | 2 | 8.2% (-8.2%) · 2 | 2/2 | 2/2 | 24.8% | 1/2 |',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | kv | single | 8 | 3.0% (-3.0%) · 8 | 4/8 | 8/8 | 5.3% | 4/8 |',
+    '| faradawn_bench3_h200 | throughput | mean | 3 | 13.0% (-13.0%) · 3 | 3/3 | 3/3 | 88.1% | 0/3 |',
+    '| faradawn_bench3_h200 | latency | mean | 6 | 17.7% (+13.3%) · 6 | 4/6 | 6/6 | 70.6% | 0/6 |',
+    '| faradawn_bench3_h200 | kv | single | 4 | 1.0% (+0.6%) · 4 | 4/4 | 4/4 | 3.2% | 2/4 |',
+    '| kagaho_vllm_l40s_tp2 | kv | single | 2 | 0.4% (+0.4%) · 2 | 2/2 | 2/2 | 9.0% | 0/2 |',
+    '',
+    'By source, metric and statistic:',
+    '',
+    '| source | metric | statistic | figures | ours: median (signed) | ours within 25 % (KV: 5 %) | ours within 50 % | naive | naive within 25 % (KV: 5 %) |',
+    '|---|---|---|---|---|---|---|---|---|',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | output_tok_s | mean | 2 | 8.2% (-8.2%) · 2 | 2/2 | 2/2 | 24.8% | 1/2 |',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | kv_cache_gib | single | 4 | 3.0% (-3.0%) · 4 | 2/4 | 4/4 | 5.3% | 2/4 |',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | kv_cache_tokens | single | 4 | 3.0% (-3.0%) · 4 | 2/4 | 4/4 | 5.3% | 2/4 |',
+    '| faradawn_bench3_h200 | output_tok_s | mean | 3 | 13.0% (-13.0%) · 3 | 3/3 | 3/3 | 88.1% | 0/3 |',
+    '| faradawn_bench3_h200 | ttft_ms | mean | 3 | 32.0% (-32.0%) · 3 | 1/3 | 3/3 | 96.3% | 0/3 |',
+    '| faradawn_bench3_h200 | tpot_ms | mean | 3 | 15.8% (+15.8%) · 3 | 3/3 | 3/3 | 46.2% | 0/3 |',
+    '| faradawn_bench3_h200 | kv_cache_gib | single | 2 | 1.0% (+0.6%) · 2 | 2/2 | 2/2 | 3.2% | 1/2 |',
+    '| faradawn_bench3_h200 | kv_cache_tokens | single | 2 | 1.0% (+0.6%) · 2 | 2/2 | 2/2 | 3.2% | 1/2 |',
+    '| kagaho_vllm_l40s_tp2 | kv_cache_gib | single | 1 | 0.5% (+0.5%) · 1 | 1/1 | 1/1 | 9.0% | 0/1 |',
+    '| kagaho_vllm_l40s_tp2 | kv_cache_tokens | single | 1 | 0.4% (+0.4%) · 1 | 1/1 | 1/1 | 9.0% | 0/1 |',
+    '',
+    'The largest misses per source (up to 3, by |log error|):',
+    '',
+    '| source | case | metric | statistic | measured | predicted | error | naive error |',
+    '|---|---|---|---|---|---|---|---|',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | cssnoeasy-vllm0190-a100pcie-qwen3-32b-bf16-c16-512in-256out | output_tok_s | mean | 314 | 283 | -9.7% | +25.6% |',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | cssnoeasy-trtllm121-pytorch-a100pcie-qwen3-32b-bf16-c16-512in-256out | output_tok_s | mean | 318 | 297 | -6.6% | +24.0% |',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | cssnoeasy-vllm0190-a100pcie-qwen3-32b-bf16-kv-mml8192 | kv_cache_tokens | single | 39,200 | 37,200 | -5.1% | +8.6% |',
+    '| faradawn_bench3_h200 | faradawn-vllm0112-h200-llama3-8b-tp1-c8-128in-512out | ttft_ms | mean | 75.61 | 38.75 | -48.7% | -97.3% |',
+    '| faradawn_bench3_h200 | faradawn-vllm0112-h200-llama3-8b-tp1-c4-128in-512out | ttft_ms | mean | 56.66 | 38.52 | -32.0% | -96.3% |',
+    '| faradawn_bench3_h200 | faradawn-vllm0112-h200-llama3-8b-tp1-c8-128in-512out | tpot_ms | mean | 6.44 | 7.70 | +19.6% | -48.0% |',
+    '| kagaho_vllm_l40s_tp2 | kagaho-vllm0160-2xl40s-llama3-70b-awq-tp2-kv-mml8192 | kv_cache_gib | single | 20.16 | 20.25 | +0.5% | +9.0% |',
+    '| kagaho_vllm_l40s_tp2 | kagaho-vllm0160-2xl40s-llama3-70b-awq-tp2-kv-mml8192 | kv_cache_tokens | single | 132,128 | 132,704 | +0.4% | +9.0% |',
+    '',
+    'Every KV case (the pool in GiB and in tokens side by side; signed errors; gmu and max_model_len as the case states them):',
+    '',
+    '| source | case | GPU | model, weights | vLLM | gmu | max_model_len | GiB: measured | predicted | error | tokens: measured | predicted | error |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | cssnoeasy-vllm0190-a100pcie-qwen3-32b-awq-kv-mml8192 | A100-80GB-PCIe | qwen3-32b, int4 | 0.19.0 | 0.9 | 8,192 | 52.31 | 52.11 | -0.4% | 214,272 | 213,440 | -0.4% |',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | cssnoeasy-vllm0190-a100pcie-qwen3-32b-bf16-fp8kv-kv-mml8192 | A100-80GB-PCIe | qwen3-32b, bf16 | 0.19.0 | 0.9 | 8,192 | 9.57 | 9.09 | -5.1% | 78,400 | 74,416 | -5.1% |',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | cssnoeasy-vllm0190-a100pcie-qwen3-32b-bf16-kv-mml8192 | A100-80GB-PCIe | qwen3-32b, bf16 | 0.19.0 | 0.9 | 8,192 | 9.57 | 9.09 | -5.1% | 39,200 | 37,200 | -5.1% |',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | cssnoeasy-vllm0190-a100pcie-qwen3-32b-w4a16-gptq-kv-mml8192 | A100-80GB-PCIe | qwen3-32b, int4 | 0.19.0 | 0.9 | 8,192 | 52.58 | 52.11 | -0.9% | 215,344 | 213,440 | -0.9% |',
+    '| faradawn_bench3_h200 | faradawn-trtllm120rc4-pytorch-h200-llama3-8b-tp1-kv-msl1024 | H200 | llama-3-8b, bf16 | 1.2.0rc4 | 0.9 | 1,024 | 110 | 112 | +1.6% | 900,800 | 915,536 | +1.6% |',
+    '| faradawn_bench3_h200 | faradawn-vllm0112-h200-llama3-8b-tp1-kv-mml1024 | H200 | llama-3-8b, bf16 | 0.11.2 | — | 1,024 | 106 | 106 | -0.4% | 868,080 | 864,256 | -0.4% |',
+    '| kagaho_vllm_l40s_tp2 | kagaho-vllm0160-2xl40s-llama3-70b-awq-tp2-kv-mml8192 | L40S | llama-3-70b, int4 | 0.16.0 | — | 8,192 | 20.16 | 20.25 | +0.5% | 132,128 | 132,704 | +0.4% |',
+    '',
+    'Per case (every figure; signed errors):',
+    '',
+    '| source | case | engine | GPU × n (TP) | model, weights, KV | in / out | load | metric | statistic | measured | predicted | error | naive | naive error |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | [cssnoeasy-trtllm121-pytorch-a100pcie-qwen3-32b-bf16-c16-512in-256out](https://github.com/cssnoeasy/a100-vllm-benchmark-blog/blob/5b67cd24cec04a0664aa3a7aa585ea11df6d5f5e/docs/reports/tensorrt-llm-validation.md) | trtllm | A100-80GB-PCIe × 1 (1) | qwen3-32b, bf16, auto | 512 / 256 | concurrency 16 | output_tok_s | mean | 318 | 297 | -6.6% | 394 | +24.0% |',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | [cssnoeasy-vllm0190-a100pcie-qwen3-32b-awq-kv-mml8192](https://github.com/cssnoeasy/a100-vllm-benchmark-blog/blob/5b67cd24cec04a0664aa3a7aa585ea11df6d5f5e/docs/reports/a100-quantization-capacity.md) | vllm | A100-80GB-PCIe × 1 (1) | qwen3-32b, int4, auto | 8192 / 1 | kv_capacity | kv_cache_gib | single | 52.31 | 52.11 | -0.4% | 53.42 | +2.1% |',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | [cssnoeasy-vllm0190-a100pcie-qwen3-32b-awq-kv-mml8192](https://github.com/cssnoeasy/a100-vllm-benchmark-blog/blob/5b67cd24cec04a0664aa3a7aa585ea11df6d5f5e/docs/reports/a100-quantization-capacity.md) | vllm | A100-80GB-PCIe × 1 (1) | qwen3-32b, int4, auto | 8192 / 1 | kv_capacity | kv_cache_tokens | single | 214,272 | 213,440 | -0.4% | 218,800 | +2.1% |',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | [cssnoeasy-vllm0190-a100pcie-qwen3-32b-bf16-c16-512in-256out](https://github.com/cssnoeasy/a100-vllm-benchmark-blog/blob/5b67cd24cec04a0664aa3a7aa585ea11df6d5f5e/docs/reports/tensorrt-llm-validation.md) | vllm | A100-80GB-PCIe × 1 (1) | qwen3-32b, bf16, auto | 512 / 256 | concurrency 16 | output_tok_s | mean | 314 | 283 | -9.7% | 394 | +25.6% |',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | [cssnoeasy-vllm0190-a100pcie-qwen3-32b-bf16-fp8kv-kv-mml8192](https://github.com/cssnoeasy/a100-vllm-benchmark-blog/blob/5b67cd24cec04a0664aa3a7aa585ea11df6d5f5e/docs/reports/a100-quantization-capacity.md) | vllm | A100-80GB-PCIe × 1 (1) | qwen3-32b, bf16, fp8 | 8192 / 1 | kv_capacity | kv_cache_gib | single | 9.57 | 9.09 | -5.1% | 10.39 | +8.6% |',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | [cssnoeasy-vllm0190-a100pcie-qwen3-32b-bf16-fp8kv-kv-mml8192](https://github.com/cssnoeasy/a100-vllm-benchmark-blog/blob/5b67cd24cec04a0664aa3a7aa585ea11df6d5f5e/docs/reports/a100-quantization-capacity.md) | vllm | A100-80GB-PCIe × 1 (1) | qwen3-32b, bf16, fp8 | 8192 / 1 | kv_capacity | kv_cache_tokens | single | 78,400 | 74,416 | -5.1% | 85,122 | +8.6% |',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | [cssnoeasy-vllm0190-a100pcie-qwen3-32b-bf16-kv-mml8192](https://github.com/cssnoeasy/a100-vllm-benchmark-blog/blob/5b67cd24cec04a0664aa3a7aa585ea11df6d5f5e/docs/reports/a100-quantization-capacity.md) | vllm | A100-80GB-PCIe × 1 (1) | qwen3-32b, bf16, auto | 8192 / 1 | kv_capacity | kv_cache_gib | single | 9.57 | 9.09 | -5.1% | 10.39 | +8.6% |',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | [cssnoeasy-vllm0190-a100pcie-qwen3-32b-bf16-kv-mml8192](https://github.com/cssnoeasy/a100-vllm-benchmark-blog/blob/5b67cd24cec04a0664aa3a7aa585ea11df6d5f5e/docs/reports/a100-quantization-capacity.md) | vllm | A100-80GB-PCIe × 1 (1) | qwen3-32b, bf16, auto | 8192 / 1 | kv_capacity | kv_cache_tokens | single | 39,200 | 37,200 | -5.1% | 42,561 | +8.6% |',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | [cssnoeasy-vllm0190-a100pcie-qwen3-32b-w4a16-gptq-kv-mml8192](https://github.com/cssnoeasy/a100-vllm-benchmark-blog/blob/5b67cd24cec04a0664aa3a7aa585ea11df6d5f5e/docs/reports/a100-quantization-capacity.md) | vllm | A100-80GB-PCIe × 1 (1) | qwen3-32b, int4, auto | 8192 / 1 | kv_capacity | kv_cache_gib | single | 52.58 | 52.11 | -0.9% | 53.42 | +1.6% |',
+    '| cssnoeasy_vllm_a100_pcie_qwen3_32b | [cssnoeasy-vllm0190-a100pcie-qwen3-32b-w4a16-gptq-kv-mml8192](https://github.com/cssnoeasy/a100-vllm-benchmark-blog/blob/5b67cd24cec04a0664aa3a7aa585ea11df6d5f5e/docs/reports/a100-quantization-capacity.md) | vllm | A100-80GB-PCIe × 1 (1) | qwen3-32b, int4, auto | 8192 / 1 | kv_capacity | kv_cache_tokens | single | 215,344 | 213,440 | -0.9% | 218,800 | +1.6% |',
+    '| faradawn_bench3_h200 | [faradawn-trtllm120rc4-pytorch-h200-llama3-8b-tp1-kv-msl1024](https://github.com/faradawn/bench3/blob/64ae4f53eaf341cac03be15bf7b0e59960310486/logs/trtllm-serve-egine.log) | trtllm | H200 × 1 (1) | llama-3-8b, bf16, auto | 1024 / 1 | kv_capacity | kv_cache_gib | single | 110 | 112 | +1.6% | 111 | +1.3% |',
+    '| faradawn_bench3_h200 | [faradawn-trtllm120rc4-pytorch-h200-llama3-8b-tp1-kv-msl1024](https://github.com/faradawn/bench3/blob/64ae4f53eaf341cac03be15bf7b0e59960310486/logs/trtllm-serve-egine.log) | trtllm | H200 × 1 (1) | llama-3-8b, bf16, auto | 1024 / 1 | kv_capacity | kv_cache_tokens | single | 900,800 | 915,536 | +1.6% | 912,609 | +1.3% |',
+    '| faradawn_bench3_h200 | [faradawn-vllm0112-h200-llama3-8b-tp1-c1-128in-512out](https://github.com/faradawn/bench3/blob/446e08ca8bba29ccab26de8ec8a8986643b0a975/1_vllm/concurrency_1.json) | vllm | H200 × 1 (1) | llama-3-8b, bf16, auto | 128 / 512 | concurrency 1 | output_tok_s | mean | 162 | 145 | -10.8% | 299 | +83.8% |',
+    '| faradawn_bench3_h200 | [faradawn-vllm0112-h200-llama3-8b-tp1-c1-128in-512out](https://github.com/faradawn/bench3/blob/446e08ca8bba29ccab26de8ec8a8986643b0a975/1_vllm/concurrency_1.json) | vllm | H200 × 1 (1) | llama-3-8b, bf16, auto | 128 / 512 | concurrency 1 | ttft_ms | mean | 30.51 | 34.91 | +14.4% | 2.08 | -93.2% |',
+    '| faradawn_bench3_h200 | [faradawn-vllm0112-h200-llama3-8b-tp1-c1-128in-512out](https://github.com/faradawn/bench3/blob/446e08ca8bba29ccab26de8ec8a8986643b0a975/1_vllm/concurrency_1.json) | vllm | H200 × 1 (1) | llama-3-8b, bf16, auto | 128 / 512 | concurrency 1 | tpot_ms | mean | 6.11 | 6.85 | +12.1% | 3.35 | -45.2% |',
+    '| faradawn_bench3_h200 | [faradawn-vllm0112-h200-llama3-8b-tp1-c4-128in-512out](https://github.com/faradawn/bench3/blob/446e08ca8bba29ccab26de8ec8a8986643b0a975/1_vllm/concurrency_4.json) | vllm | H200 × 1 (1) | llama-3-8b, bf16, auto | 128 / 512 | concurrency 4 | output_tok_s | mean | 632 | 550 | -13.0% | 1,190 | +88.1% |',
+    '| faradawn_bench3_h200 | [faradawn-vllm0112-h200-llama3-8b-tp1-c4-128in-512out](https://github.com/faradawn/bench3/blob/446e08ca8bba29ccab26de8ec8a8986643b0a975/1_vllm/concurrency_4.json) | vllm | H200 × 1 (1) | llama-3-8b, bf16, auto | 128 / 512 | concurrency 4 | ttft_ms | mean | 56.66 | 38.52 | -32.0% | 2.08 | -96.3% |',
+    '| faradawn_bench3_h200 | [faradawn-vllm0112-h200-llama3-8b-tp1-c4-128in-512out](https://github.com/faradawn/bench3/blob/446e08ca8bba29ccab26de8ec8a8986643b0a975/1_vllm/concurrency_4.json) | vllm | H200 × 1 (1) | llama-3-8b, bf16, auto | 128 / 512 | concurrency 4 | tpot_ms | mean | 6.22 | 7.21 | +15.8% | 3.35 | -46.2% |',
+    '| faradawn_bench3_h200 | [faradawn-vllm0112-h200-llama3-8b-tp1-c8-128in-512out](https://github.com/faradawn/bench3/blob/446e08ca8bba29ccab26de8ec8a8986643b0a975/1_vllm/concurrency_8.json) | vllm | H200 × 1 (1) | llama-3-8b, bf16, auto | 128 / 512 | concurrency 8 | output_tok_s | mean | 1,214 | 1,031 | -15.1% | 2,368 | +95.0% |',
+    '| faradawn_bench3_h200 | [faradawn-vllm0112-h200-llama3-8b-tp1-c8-128in-512out](https://github.com/faradawn/bench3/blob/446e08ca8bba29ccab26de8ec8a8986643b0a975/1_vllm/concurrency_8.json) | vllm | H200 × 1 (1) | llama-3-8b, bf16, auto | 128 / 512 | concurrency 8 | ttft_ms | mean | 75.61 | 38.75 | -48.7% | 2.08 | -97.3% |',
+    '| faradawn_bench3_h200 | [faradawn-vllm0112-h200-llama3-8b-tp1-c8-128in-512out](https://github.com/faradawn/bench3/blob/446e08ca8bba29ccab26de8ec8a8986643b0a975/1_vllm/concurrency_8.json) | vllm | H200 × 1 (1) | llama-3-8b, bf16, auto | 128 / 512 | concurrency 8 | tpot_ms | mean | 6.44 | 7.70 | +19.6% | 3.35 | -48.0% |',
+    '| faradawn_bench3_h200 | [faradawn-vllm0112-h200-llama3-8b-tp1-kv-mml1024](https://github.com/faradawn/bench3/blob/446e08ca8bba29ccab26de8ec8a8986643b0a975/logs/vllm_server.log) | vllm | H200 × 1 (1) | llama-3-8b, bf16, auto | 1024 / 1 | kv_capacity | kv_cache_gib | single | 106 | 106 | -0.4% | 111 | +5.1% |',
+    '| faradawn_bench3_h200 | [faradawn-vllm0112-h200-llama3-8b-tp1-kv-mml1024](https://github.com/faradawn/bench3/blob/446e08ca8bba29ccab26de8ec8a8986643b0a975/logs/vllm_server.log) | vllm | H200 × 1 (1) | llama-3-8b, bf16, auto | 1024 / 1 | kv_capacity | kv_cache_tokens | single | 868,080 | 864,256 | -0.4% | 912,609 | +5.1% |',
+    '| kagaho_vllm_l40s_tp2 | [kagaho-vllm0160-2xl40s-llama3-70b-awq-tp2-kv-mml8192](https://github.com/kagaho/VLLM_Serve_llama3-70b-awq_on_L40S_with_Tensor_Parallelism_2/blob/3397c881c4f687ab5835619f2549835da8a83fdf/README.md) | vllm | L40S × 2 (2) | llama-3-70b, int4, auto | 8192 / 1 | kv_capacity | kv_cache_gib | single | 20.16 | 20.25 | +0.5% | 21.97 | +9.0% |',
+    '| kagaho_vllm_l40s_tp2 | [kagaho-vllm0160-2xl40s-llama3-70b-awq-tp2-kv-mml8192](https://github.com/kagaho/VLLM_Serve_llama3-70b-awq_on_L40S_with_Tensor_Parallelism_2/blob/3397c881c4f687ab5835619f2549835da8a83fdf/README.md) | vllm | L40S × 2 (2) | llama-3-70b, int4, auto | 8192 / 1 | kv_capacity | kv_cache_tokens | single | 132,128 | 132,704 | +0.4% | 144,006 | +9.0% |',
+]
+
+# The collector's caveats (tests/data/serving/README.md, "Round 13 (held out, KV capacity)"), written into the report
+# before its one run.
+ROUND13_CAVEATS = [
+    "Read with the collector's caveats (README \"Round 13 (held out, KV capacity) — collector's report\"; each file's "
+    "`notes`): 12 cases, 25 figures from 3 sources, 3 GPU types (A100-80GB-PCIe, H200, L40S), engines vLLM (10 cases: "
+    "0.11.2, 0.16.0, 0.19.0, all V1) and TensorRT-LLM (2 cases: 1.2.0rc4 and 1.2.1, PyTorch backend). The **7 "
+    "KV-capacity cases** (each with GiB and tokens: 14 figures): **4 of them are one table of one report** (cssnoeasy: "
+    "Qwen3-32B on one A100 80GB PCIe, vLLM 0.19.0, eager mode, gpu_memory_utilization 0.90, max_model_len 8,192, in "
+    "BF16, BF16 with **fp8 KV**, the official AWQ and a self-built W4A16 GPTQ; the table's columns mirror vLLM's "
+    "start-up lines, the logs themselves are not in the repository; the schema has no enforce_eager field, so the eager "
+    "mode is in the notes), so the KV reading is also stated one per source; faradawn's 2 are start-up logs of "
+    "Llama-3-8B BF16 on one H200 (the GPU from the repository's README and the TensorRT-LLM log's 139.80 GiB): vLLM "
+    "0.11.2 with gpu_memory_utilization not printed (the benchmark reads vLLM's default) and **TensorRT-LLM 1.2.0rc4**, "
+    "whose free_gpu_memory_fraction 0.9 (a fraction of the memory free after its profiling run, not of the total), "
+    "max_batch_size 32, max_num_tokens 1,024 and max_seq_len 1,024 the collector mapped onto gpu_memory_utilization, "
+    "max_num_seqs, max_batched_tokens and max_model_len: **read as mapped** (decided at the freeze); kagaho's 1 is "
+    "Llama-3-70B AWQ on 2x L40S at **TP 2** (vLLM 0.16.0, gpu_memory_utilization neither passed nor printed: vLLM's "
+    "default; the GiB figure is TP0's per-GPU pool, the tokens the engine's). The 5 throughput/latency cases, "
+    "**pooled** (decided at the freeze): faradawn's 3 vLLM 0.11.2 runs at 1/4/8 users, 128 in / 512 out fixed "
+    "(`--ignore-eos`, 5 waves of N requests; arrivals kept at the default, independent), output tok/s, mean TTFT and "
+    "mean TPOT; cssnoeasy's TensorRT-LLM 1.2.1 and vLLM 0.19.0 runs at 16 users, 512 in / 256 out, output tok/s (mean "
+    "of three rounds; fixed seed and cache reuse on by default in both engines, so the prefill of rounds 2-3 may be "
+    "cache hits; TensorRT-LLM's batch settings and vLLM's flags for that report are not stated). No erratum touches "
+    "round 13.",
+]
+
+ROUND13_SINCE_HEADING = "### Since round 13's evaluation: round 13 with this commit's estimator"
+
+ROUND13 = PooledRound(Split.heldout13, ROUND13_CSSNOEASY_FILE, "cssnoeasy", ROUND13_CAVEATS, ROUND13_EVALUATION,
+                      ROUND13_SINCE_HEADING, "2026-12-04", "816e237", misses_shown=ROUND13_MISSES_SHOWN,
+                      kv_first=True, kv_one_per_source=True, pooled_only=True)
 
 
 
@@ -3825,9 +3998,10 @@ def constants(catalog: Catalog) -> list[str]:
 
 def report(catalog: Catalog, round2: bool = True, round3: bool = True, round4: bool = True,
            round5: bool = True, round6: bool = True, round7: bool = True, round8: bool = True,
-           round9: bool = True, round10: bool = True, round11: bool = True, round12: bool = True) -> str:
+           round9: bool = True, round10: bool = True, round11: bool = True, round12: bool = True,
+           round13: bool = True) -> str:
     rows = evaluate(catalog, round2=round2, round3=round3, round4=round4, round5=round5, round6=round6, round7=round7,
-                    round8=round8, round9=round9, round10=round10, round11=round11, round12=round12)
+                    round8=round8, round9=round9, round10=round10, round11=round11, round12=round12, round13=round13)
     cases = {r.case.id: r for r in rows}
     held1 = {r.case.id for r in rows if r.split == Split.heldout1}
     held2 = {r.case.id for r in rows if r.split == Split.heldout2}
@@ -3841,6 +4015,7 @@ def report(catalog: Catalog, round2: bool = True, round3: bool = True, round4: b
     held10 = {r.case.id for r in rows if r.split == Split.heldout10}
     held11 = {r.case.id for r in rows if r.split == Split.heldout11}
     held12 = {r.case.id for r in rows if r.split == Split.heldout12}
+    held13 = {r.case.id for r in rows if r.split == Split.heldout13}
     errata = len(load_errata())
     gpus = {r.case.gpu for r in rows}
     engines = {r.case.engine.value for r in rows}
@@ -3860,7 +4035,8 @@ def report(catalog: Catalog, round2: bool = True, round3: bool = True, round4: b
         + (f", {len(held9)} of round 9 (spent since its one evaluation)" if held9 else "")
         + (f", {len(held10)} of round 10 (spent since its one evaluation)" if held10 else "")
         + (f", {len(held11)} of round 11 (spent since its one evaluation)" if held11 else "")
-        + (f", {len(held12)} of round 12 (held out: frozen by digest before the changes it tests)" if held12 else "")
+        + (f", {len(held12)} of round 12 (spent since its one evaluation)" if held12 else "")
+        + (f", {len(held13)} of round 13 (held out: frozen by digest before the changes it tests)" if held13 else "")
         + f"; {errata} errata applied — see "
         "tests/data/serving/README.md and errata.yaml).",
         "",
@@ -3870,21 +4046,26 @@ def report(catalog: Catalog, round2: bool = True, round3: bool = True, round4: b
         "",
         "## Targets",
         "",
-        "Rounds 1-11 are spent: each was evaluated and studied (round 1 while the TTFT model was chosen, rounds 2-5 "
-        "once each on 2026-12-01, rounds 6-9 once each on 2026-12-02, rounds 10 and 11 on 2026-12-03, then read to "
-        "choose the mechanisms of the changes below, or, rounds 9 and 10, printed and read since). "
+        "Rounds 1-12 are spent: each was evaluated and studied (round 1 while the TTFT model was chosen, rounds 2-5 "
+        "once each on 2026-12-01, rounds 6-9 once each on 2026-12-02, rounds 10-12 on 2026-12-03, then read to "
+        "choose the mechanisms of the changes below, or, rounds 9, 10 and 12, printed and read since). "
         "They are kept as checks and may calibrate: `--calibrate` still reads the calibration files only, "
         "`--calibrate-moe` and `--calibrate-tp` the calibration files and rounds 1-4 (the calibration files hold no "
         "vLLM or SGLang MoE decode run and no tensor-parallel run between PCIe-only GPUs; rounds 5 and 6 hold neither; "
-        "rounds 5-11 are read by no fitter). "
-        "Round 12 (`heldout12_*`, frozen by digest at commit b6da2bd before the KV-pool study 3cc6b94 and the SM 8.0 "
-        "kernel change 2acb8ec landed, read by no fitter; evaluated on the estimator of commit 795c5d9) is the held-out "
-        "test; as decided at its freeze it is first of all a KV reading: all 10 KV-capacity cases against the target "
-        "every case within 5 %, in full, per source, one per source (tokenkaki's 4 KV cases are one machine) and "
-        "without the two cases whose GPU is known only from the repository (L4, RTX A5000); its 6 throughput and "
-        "latency cases (one source) are given pooled, and the two 5 req/s runs' output tok/s, set by the arrival rate, "
-        "is read apart (its own line, not pooled), here and in its section below"
-        + (":" if held12 else "; it is not in this run (`--without-round12`)."),
+        "rounds 5-12 are read by no fitter). "
+        "Round 13 (`heldout13_*`, frozen by digest at commit 74b8f1d before the SM 8.0 kernel change 2acb8ec and the "
+        "engine_version change c5f90f2 landed, read by no fitter; evaluated on the estimator of commit 816e237) is the "
+        "held-out test; as decided at its freeze it is a KV reading of its 7 KV-capacity cases against the target "
+        "every case within 5 %, in full, per source and one per source (cssnoeasy's 4 KV cases are one table of one "
+        "report), the TensorRT-LLM settings mapped onto vLLM's fields read as the collector mapped them; its 5 "
+        "throughput and latency cases are given pooled against the round targets, here and in its section below"
+        + (":" if held13 else "; it is not in this run (`--without-round13`)."),
+        "",
+        *([*pooled_round_targets(ROUND13, rows), ""] if held13 else []),
+        "Round 12 (spent; as decided at its freeze, first of all a KV reading, in full, per source, one per source and "
+        "without the two cases whose GPU is known only from the repository, then its throughput and latency pooled; "
+        "the two 5 req/s runs' output tok/s is read apart)"
+        + (":" if held12 else " is not in this run (`--without-round12`)."),
         "",
         *([*pooled_round_targets(ROUND12, rows), ""] if held12 else []),
         "Round 11 (spent; as decided at its freeze, pooled and per source, with no KV reading, and KLsatorlac2's E2E "
@@ -3918,6 +4099,7 @@ def report(catalog: Catalog, round2: bool = True, round3: bool = True, round4: b
         *(targets(rows, Split.heldout2) if held2 else ["- Round 2: not evaluated in this run (`--without-round2`)."]),
         *targets(rows, Split.heldout1),
         "",
+        *(pooled_round_section(ROUND13, rows) if held13 else []),
         *(pooled_round_section(ROUND12, rows) if held12 else []),
         *(pooled_round_section(ROUND11, rows) if held11 else []),
         *(round10_section(rows) if held10 else []),
@@ -3998,6 +4180,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--without-round10", action="store_true", help="leave the round-10 held-out files unread")
     parser.add_argument("--without-round11", action="store_true", help="leave the round-11 held-out files unread")
     parser.add_argument("--without-round12", action="store_true", help="leave the round-12 held-out files unread")
+    parser.add_argument("--without-round13", action="store_true", help="leave the round-13 held-out files unread")
     args = parser.parse_args(argv)
     catalog = load_catalog()
     if args.calibrate_ttft:
@@ -4017,7 +4200,7 @@ def main(argv: list[str] | None = None) -> int:
                             round6=not args.without_round6, round7=not args.without_round7,
                             round8=not args.without_round8, round9=not args.without_round9,
                             round10=not args.without_round10, round11=not args.without_round11,
-                            round12=not args.without_round12))
+                            round12=not args.without_round12, round13=not args.without_round13))
     return 0
 
 

@@ -1,4 +1,4 @@
-"""What every placed held-out round must keep, checked over one registry of rounds (issue 11's serving rounds 7-12 and
+"""What every placed held-out round must keep, checked over one registry of rounds (issue 11's serving rounds 7-13 and
 VRAM rounds 7-12): each file byte-identical to its freeze record (tests/data/held_out_freezes.md) and to the digest its
 README quotes, the collector's README text merged unchanged, no erratum on it, no fitter reading it, and (serving)
 every case estimated. A round's own reading and frozen evaluation stay in its own module (tests/test_serving_round*.py,
@@ -114,6 +114,16 @@ SERVING_ROUNDS = [
         "# Held-out round 12 (serving estimator) — collector's notes",
         "## Round 12: its one evaluation (2026-12-03, the estimator of commit 795c5d9)",
         16, 33, {"throughput": 8, "latency": 6, "kv": 19}, (SC.ROUND12_TOKENKAKI_FILE, 10)),
+    ServingRound(
+        13, "14, second freeze", {  # by helper-124
+            "heldout13_cssnoeasy_vllm_a100_pcie_qwen3_32b.yaml":
+                "735fd4cb0198bb0de546cd026752bf5af5eb11d17382917462b60f99e5bb91f0",
+            "heldout13_faradawn_bench3_h200.yaml": "4be1e07ddb28554f4aa4537933844083a5eba2d44f41211a94aae51f76225ed0",
+            "heldout13_kagaho_vllm_l40s_tp2.yaml": "d00bf049d380d65a09cd93bb420aa1cdd1e67a21c38d3c5f76dd749bb42b4471",
+        }, "c65199c7d2ed7844e92cec46b4d177a70d5a77e00324fee39c241863fd969d06",
+        "# Round 13 (held out, KV capacity) — collector's report",
+        "## Round 13: its one evaluation (2026-12-04, the estimator of commit 816e237)",
+        12, 25, {"throughput": 5, "latency": 6, "kv": 14}, (SC.ROUND13_CSSNOEASY_FILE, 6)),
 ]
 
 

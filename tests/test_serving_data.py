@@ -219,23 +219,23 @@ def test_calibrate_ttft_reproduces_the_committed_overhead(cat, capsys):
 def test_the_fitters_read_the_calibration_files_only_and_the_report_labels_each_round(cat):
     """Rounds 1-5 are spent (reported, labelled so) but `--calibrate` still reads the calibration files only
     (FIT_SPLITS), `--calibrate-moe` and `--calibrate-tp` the calibration files and rounds 1-4 (SPENT; round 5 holds no
-    run either fitter reads); rounds 5-12 (read by no fitter) are never among them."""
+    run either fitter reads); rounds 5-13 (read by no fitter) are never among them."""
     assert SC.FIT_SPLITS == (SC.Split.calibration,)
     assert set(SC.SPENT) == {SC.Split.heldout1, SC.Split.heldout2, SC.Split.heldout3, SC.Split.heldout4}
     assert set(SC.MOE_FIT_SPLITS) == {SC.Split.calibration, *SC.SPENT} == set(SC.TP_FIT_SPLITS)
     for fitted_splits in (SC.FIT_SPLITS, SC.MOE_FIT_SPLITS, SC.TP_FIT_SPLITS):
         assert not {SC.Split.heldout5, SC.Split.heldout6, SC.Split.heldout7, SC.Split.heldout8,
                     SC.Split.heldout9, SC.Split.heldout10, SC.Split.heldout11,
-                    SC.Split.heldout12} & set(fitted_splits)
+                    SC.Split.heldout12, SC.Split.heldout13} & set(fitted_splits)
     fitted = {f for f, _c in SC.fit_cases()}
     assert fitted and all(SC.split_of(DATA / f) == SC.Split.calibration for f in fitted)
     for file, held, _s, _c in CASES:
         assert held == (SC.split_of(DATA / file) != SC.Split.calibration), file
     rows = SC.evaluate(cat, round2=False, round3=False, round4=False, round5=False, round6=False, round7=False,
-                       round8=False, round9=False, round10=False, round11=False, round12=False)
+                       round8=False, round9=False, round10=False, round11=False, round12=False, round13=False)
     assert {r.split for r in rows} == {SC.Split.calibration, SC.Split.heldout1}
     text = SC.report(cat, round2=False, round3=False, round4=False, round5=False, round6=False, round7=False,
-                     round8=False, round9=False, round10=False, round11=False, round12=False)
+                     round8=False, round9=False, round10=False, round11=False, round12=False, round13=False)
     full = SC.report(cat)
     assert "| held out, round 3 (spent) | throughput |" in full
     assert "| held out, round 4 (spent) | throughput |" in full and "### Round 4: its one evaluation" in full
@@ -263,6 +263,9 @@ def test_the_fitters_read_the_calibration_files_only_and_the_report_labels_each_
     # round 11 is spent since its one evaluation (printed and read since): labelled so, printed after round 12
     assert "- held out, round 11 (spent), throughput: median error" in full
     assert "- held out, round 11, throughput: median error 22.7% over 31 figures" in full
+    # round 12 is spent since its one evaluation (printed and read since): labelled so, printed after round 13
+    assert "- held out, round 12 (spent), throughput: median error" in full
+    assert "- held out, round 12, throughput: median error 23.7% over 6 figures" in full
     targets = full.split("## Targets", 1)[1].split("### Round 6: its one evaluation", 1)[0]
     assert targets.index("held out, round 6 (spent), ") < targets.index("held out, round 5 (spent), ")
     assert "held out, round 1 (spent)" in text and "not evaluated in this run" in text
@@ -287,7 +290,7 @@ def test_split_by_file_name(name, split):
     assert SC.split_of(DATA / name) == SC.Split(split)
 
 
-@pytest.mark.parametrize("name", ["heldout13_x.yaml", "x_heldout.yaml"])
+@pytest.mark.parametrize("name", ["heldout14_x.yaml", "x_heldout.yaml"])
 def test_an_unknown_round_is_an_error_not_a_silent_calibration_file(name):
     with pytest.raises(ValueError, match="held-out file|has no Split"):
         SC.split_of(DATA / name)

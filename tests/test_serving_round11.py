@@ -149,8 +149,8 @@ def test_the_readme_records_the_one_evaluations_headline():
 
 def test_the_report_prints_the_frozen_evaluation_first_and_is_current(cat, rows):
     """benchmarks/serving.md is what `python benchmarks/serving.py` prints at this commit; round 11 (spent since round
-    12 was placed) follows round 12 in the targets (pooled, then per source, then the figures read apart), before round
-    10 (spent); its one evaluation is printed as frozen, and its live figures (moved by the SM 8.0 change) under
+    12 was placed) follows round 12 (spent since round 13 was placed) in the targets (pooled, then per source, then the
+    figures read apart), before round 10 (spent); its one evaluation is printed as frozen, and its live figures (moved by the SM 8.0 change) under
     ROUND11_SINCE_HEADING, labelled "(spent)"."""
     text = SC.report(cat)
     assert text == (ROOT / "benchmarks" / "serving.md").read_text(encoding="utf-8"), \
@@ -164,7 +164,7 @@ def test_the_report_prints_the_frozen_evaluation_first_and_is_current(cat, rows)
     assert "\n".join(SC.pooled_round_targets(SC.ROUND11, rows)) in text[since:text.index("### Round 10: its one evaluation")]
     targets = text.split("## Targets", 1)[1].split("### Round 11: its one evaluation", 1)[0]
     assert "reported apart from the throughput figures" in targets and "no KV reading" in targets
-    assert (targets.index("- held out, round 12, ") < targets.index(f"- {LABEL}, ")
+    assert (targets.index("- held out, round 12 (spent), ") < targets.index(f"- {LABEL}, ")
             < targets.index(f"- {LABEL}, source jan_trtllm_vs_llamacpp, ")
             < targets.index(f"- {LABEL}, source klsatorlac2_vllm_t4, ")
             < targets.index(f"- {LABEL}, source livinfly_vllm_a100_pcie_40gb, ")

@@ -5,9 +5,10 @@ is kept verbatim (ROUND12_EVALUATION) and benchmarks/serving.md is the report of
 first of all a KV reading (all 10 KV-capacity cases against "every case within 5 %", in full, per source, one per source
 — tokenkaki's 4 are one machine — and without the two cases whose GPU is known only from the repository, L4 and RTX
 A5000), then the 6 throughput/latency cases (one source) pooled, the two 5 req/s runs' output tok/s read apart
-(arrival-bound). Rendered by the function that renders rounds 10 and 11 (`PooledRound`, `kv_first`). The checks every
-placed round shares run from the registry in tests/test_held_out_rounds.py once the round has its entry; the digests
-and the every-case-estimated check are also here.
+(arrival-bound). Rendered by the function that renders rounds 10 and 11 (`PooledRound`, `kv_first`). Spent since its
+evaluation was printed and read: labelled "held out, round 12 (spent)" when round 13 was placed, printed after round
+13; its frozen text unchanged. The checks every placed round shares run from the registry in
+tests/test_held_out_rounds.py; the digests and the every-case-estimated check are also here.
 
 Real files, the real estimator and catalog; no mocks.
 """
@@ -30,9 +31,11 @@ import serving as SC  # noqa: E402  (benchmarks/serving.py)
 
 SECTION = "# Held-out round 12 (serving estimator) — collector's notes"
 EVALUATION = "## Round 12: its one evaluation (2026-12-03, the estimator of commit 795c5d9)"
-LABEL = "held out, round 12"
+FROZEN = "held out, round 12"  # the label its one evaluation printed
+LABEL = "held out, round 12 (spent)"  # since round 13 was placed
 APART = f"{LABEL}, the 5 req/s runs' output tok/s (read apart)"
-WITHOUT = f"{LABEL}, without the GPUs known only from the repository (L4 demo_env_l4, RTX A5000 kumaxxp)"
+WITHOUT_READING = "without the GPUs known only from the repository (L4 demo_env_l4, RTX A5000 kumaxxp)"
+WITHOUT = f"{LABEL}, {WITHOUT_READING}"
 FILES = {  # as frozen (held_out_freezes.md, "Session 14"), by helper-120
     "heldout12_tokenkaki_vllm_a100_40gb.yaml": "0ea0482ff29fa84731126d3a548d2b40620573f456f21e2042a88123fce9dd56",
     "heldout12_vllm_pr_17122.yaml": "b8cf4c008ce3cb68f7b8371d8fa5100543c5e81721ac55e68a0e58d930ad9264",
@@ -177,7 +180,7 @@ def test_no_fitter_reads_round_twelve(cat):
 def test_the_one_evaluation_is_kept_verbatim(said):
     """ROUND12_EVALUATION is that run's output (2026-12-03 17:43 UTC, the estimator of 795c5d9): its headline lines."""
     assert said in SC.ROUND12_EVALUATION
-    assert any(line.startswith(f"- {WITHOUT}, KV capacity: 12/15 within 5 % (max 20.9%)")
+    assert any(line.startswith(f"- {FROZEN}, {WITHOUT_READING}, KV capacity: 12/15 within 5 % (max 20.9%)")
                for line in SC.ROUND12_EVALUATION)
 
 
@@ -193,9 +196,10 @@ def test_the_readme_records_the_one_evaluations_headline():
 
 
 def test_the_report_prints_the_frozen_evaluation_first_and_is_current(cat, rows):
-    """benchmarks/serving.md is what `python benchmarks/serving.py` prints at this commit; round 12 leads the targets
-    (its KV reading first), before round 11 (spent); its one evaluation is printed as frozen, and its live figures
-    under ROUND12_SINCE_HEADING (at this commit the frozen ones)."""
+    """benchmarks/serving.md is what `python benchmarks/serving.py` prints at this commit; round 12 (spent since round
+    13 was placed) follows round 13 in the targets (its KV reading first), before round 11 (spent); its one evaluation
+    is printed as frozen, and its live figures under ROUND12_SINCE_HEADING, labelled "(spent)" (at this commit the
+    frozen ones relabelled)."""
     text = SC.report(cat)
     assert text == (ROOT / "benchmarks" / "serving.md").read_text(encoding="utf-8"), \
         "benchmarks/serving.md is stale: run `python benchmarks/serving.py > benchmarks/serving.md`"
@@ -203,16 +207,18 @@ def test_the_report_prints_the_frozen_evaluation_first_and_is_current(cat, rows)
     since = text.index(SC.ROUND12_SINCE_HEADING)
     assert "\n".join(SC.ROUND12_EVALUATION) in text[start:since]
     live = [*SC.pooled_round_targets(SC.ROUND12, rows), "", *SC.findings_pooled_round(SC.ROUND12, rows)]
-    if live == SC.ROUND12_EVALUATION:
-        assert "The same figures as its one evaluation above (no predicted figure has changed since)." in \
+    if live == SC._relabelled_as_spent(SC.Split.heldout12, SC.ROUND12_EVALUATION):
+        assert "The same figures as its one evaluation above, now labelled" in \
             text[since:text.index("### Round 11: its one evaluation")]
     else:  # a later change moved them: printed under the heading
         assert "\n".join(SC.pooled_round_targets(SC.ROUND12, rows)) in \
             text[since:text.index("### Round 11: its one evaluation")]
-    targets = text.split("## Targets", 1)[1].split("### Round 12: its one evaluation", 1)[0]
+    targets = text.split("## Targets", 1)[1].split("### Round 13: its one evaluation", 1)[0]
     assert "first of all a KV reading" in targets and "is read apart" in targets
-    assert (targets.index(f"- {LABEL}, KV capacity: ") < targets.index(f"- {LABEL}, KV capacity, one per source")
+    assert (targets.index("- held out, round 13, ") < targets.index(f"- {LABEL}, KV capacity: ") < targets.index(f"- {LABEL}, KV capacity, one per source")
             < targets.index(f"- {WITHOUT}, KV capacity: ") < targets.index(f"- {LABEL}, throughput: ")
             < targets.index(f"- {APART}, ") < targets.index("- held out, round 11 (spent), "))
-    assert f"| {LABEL} | kv |" in text and "| held out 12 | [tokenkaki-" in text
+    assert f"| {LABEL} | kv |" in text and "| held out 12 (spent) | [tokenkaki-" in text
+    assert "Round 12 is spent since that evaluation" in text[since:text.index("### Round 11: its one evaluation")]
+    assert f"- {FROZEN}, " not in text.replace("\n".join(SC.ROUND12_EVALUATION), "")  # relabelled outside it
     assert "held out, round 12" not in SC.report(cat, round12=False)
