@@ -1,5 +1,5 @@
 """What every placed held-out round must keep, checked over one registry of rounds (issue 11's serving rounds 7-13 and
-VRAM rounds 7-12): each file byte-identical to its freeze record (tests/data/held_out_freezes.md) and to the digest its
+VRAM rounds 7-13): each file byte-identical to its freeze record (tests/data/held_out_freezes.md) and to the digest its
 README quotes, the collector's README text merged unchanged, no erratum on it, no fitter reading it, and (serving)
 every case estimated. A round's own reading and frozen evaluation stay in its own module (tests/test_serving_round*.py,
 tests/test_vram_*heldout*.py); adding a round adds one registry entry here.
@@ -163,6 +163,9 @@ VRAM_ROUNDS = [
     VramRound(12, "twelfth", "0d0c9df22fdaa11c64b5feaeaa0b9fab3ec18067582f5ab8bc80406e8bc58d9e",
               "75eb22768db8491663732ff5a3073b99651825b8f3ab54166d96feba4b731458",
               '# Round 12 held-out published GPU-memory figures ("new kinds 12")'),
+    VramRound(13, "thirteenth", "b77dbf811ce3b34c0c51344ecc19e60ef7f2d0108900ed50ebe265b0e4bbce4a",
+              "5e6aac4144a4ab4d783e19ba54521f0a0c35f55c820e755cfc179e7243d3f1b7",
+              '# Round 13 (held-out, "new kinds 13") - collector\'s notes'),
 ]
 
 serving_rounds = pytest.mark.parametrize("rnd", SERVING_ROUNDS, ids=lambda r: f"serving{r.number}")

@@ -49,7 +49,7 @@ def test_every_row_names_its_source(bench):
                  bench.HELDOUT_KINDS5_FILE, bench.HELDOUT_KINDS5B_FILE, bench.HELDOUT_KINDS6_FILE,
                  bench.HELDOUT_KINDS7_FILE, bench.HELDOUT_KINDS8_FILE, bench.HELDOUT_KINDS9_FILE,
                  bench.HELDOUT_KINDS10_FILE, bench.HELDOUT_KINDS11_FILE, bench.HELDOUT_KINDS12_FILE,
-                 bench.HOURS_FILE):
+                 bench.HELDOUT_KINDS13_FILE, bench.HOURS_FILE):
         data = bench.load_yaml(path)
         for row in data["rows"] + data.get("bounds", []):
             assert row["source"].strip(), row["id"]
@@ -69,6 +69,7 @@ def test_every_row_names_its_source(bench):
     ("HELDOUT_KINDS10_FILE", "published_memory_heldout_kinds10.yaml"),
     ("HELDOUT_KINDS11_FILE", "published_memory_heldout_kinds11.yaml"),
     ("HELDOUT_KINDS12_FILE", "published_memory_heldout_kinds12.yaml"),
+    ("HELDOUT_KINDS13_FILE", "published_memory_heldout_kinds13.yaml"),
 ])
 def test_each_held_out_round_is_the_frozen_file(bench, attr, name):
     readme = (bench.DATA / "published_memory_README.md").read_text(encoding="utf-8")
@@ -311,7 +312,8 @@ def test_round_five_reports_every_file_before_and_after_and_the_largest_residual
     held-out rows (new kinds 5), and the sixth and seventh rounds', are not part of it: they have their own readings."""
     mem, bounds, hours = results
     calibration = [r for r in mem if r.set not in ("new kinds 5", "new kinds 6", "new kinds 7", "new kinds 8",
-                                                   "new kinds 9", "new kinds 10", "new kinds 11", "new kinds 12")]
+                                                   "new kinds 9", "new kinds 10", "new kinds 11", "new kinds 12",
+                                                   "new kinds 13")]
     assert set(bench.BEFORE_ROUND5_GIB) == {r.id for r in calibration}
     before = {k: bench._summary([bench.BEFORE_ROUND5_GIB[r.id] / r.measured_gib - 1 for r in mem
                                  if (r.set, r.split) == k]) for k in bench.BEFORE_ROUND5}
@@ -541,7 +543,7 @@ def test_round_seven_reads_every_spent_file_before_and_after(bench, results):
     move from it. The seventh held-out round (new kinds 7), frozen before the round, is not among the files it read."""
     mem, bounds, hours = results
     later = ("new kinds 7", "new kinds 8", "new kinds 9", "new kinds 10", "new kinds 11",
-             "new kinds 12")  # held-out 7-12: their own readings
+             "new kinds 12", "new kinds 13")  # held-out 7-13: their own readings
     held7 = [r for r in mem if r.set in later]
     mem = [r for r in mem if r.set not in later]
     assert bench.HELDOUT_KINDS7_FILE.name not in bench.BEFORE_ROUND7
