@@ -159,9 +159,16 @@ class Advisor:
         family = (catalog.family_members(str(state.get("model_name")))
                   if state.has("model_name") and not (state.has("model") or state.has("params")) else [])
         params, kind = _workload(state, catalog)
+        slots = state.values()
+        if "tokens" not in slots and slots.get("examples") and slots.get("example_tokens"):
+            # "20k examples avg 800 tokens": the data size every calculator takes, multiplied here and said first
+            slots["tokens"] = float(slots["examples"]) * int(slots["example_tokens"])
+            if "examples" in tr.update.stated() or "example_tokens" in tr.update.stated():
+                notices = [*notices, Note.of("notice.dataset_tokens", examples=slots["examples"],
+                                             example_tokens=slots["example_tokens"], tokens=slots["tokens"])]
         return TurnContext(
             frame=checked_first(tr.frame, tr.held),
-            slots=state.values(),
+            slots=slots,
             sources={k: v.source for k, v in state.slots.items()},
             lang=lang,
             currency=state.currency.value if state.currency else None,

@@ -49,3 +49,42 @@ def test_suggestions_price_a_sized_training_job_as_a_job():
     assert not rec.options and rec.suggestions
     bests = [s.outcome.params["best"] for s in rec.suggestions if s.outcome.params.get("best")]
     assert bests and all(b.params["period"] == "job" for b in bests)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("finetune qwen2.5-7b with lora on 100k samples of 1k tokens, 3 epochs", (1e5, 1000)),
+    ("~20k examples avg 800 tokens", (2e4, 800)),
+    ("10万条数据，每条约500 token", (1e5, 500)),
+    ("5000条对话，平均长度1k token", (5000, 1000)),
+    ("1.5w条sft数据 平均 2k tokens", (15000, 2000)),
+    ("20k rows, each about 300 tokens", (2e4, 300)),
+    ("I have 50k instruction pairs", (5e4, None)),  # no length: no token count
+    ("batch of 256 samples", (None, None)),  # a batch, not a dataset
+    ("512 samples per step", (None, None)),
+    ("global batch size 1024 samples", (None, None)),
+    ("8 samples, 4k tokens each", (None, None)),  # too few to be a dataset
+])
+def test_a_dataset_stated_as_examples_and_their_length(text, expected):
+    from assistant.understand.patterns import dataset_examples
+
+    assert dataset_examples(text) == expected
+
+
+def test_examples_times_length_is_the_data_every_calculator_takes(advisor):
+    a = Advisor().ask("LoRA fine-tune Llama-3.1-8B on 20k examples avg 800 tokens, how long on one H100?")
+    time = next(c for c in a.tool_calls if c.name == "estimate_train_time")
+    assert time.args["tokens"] == pytest.approx(16e6)
+    assert "20,000 examples × 800 tokens" in a.answer
+    zh = Advisor().ask("用一张A100做qwen2.5-7b的lora，10万条数据每条约500 token，要训多久")
+    assert next(c for c in zh.tool_calls if c.name == "estimate_train_time").args["tokens"] == pytest.approx(5e7)
+    assert "100,000 条 × 每条 500 token" in zh.answer
+
+
+def test_a_tiny_job_is_not_sent_to_the_biggest_cluster():
+    """Every job pays one start-up (rec.job_start): a 16M-token LoRA goes to one GPU, not eight B200s for a minute."""
+    settings = Settings.load()
+    cat = load_catalog(settings)
+    rec = recommend(cat, cat.model("llama-3.1-8b"), RecommendRequest(vram=VramRequest(mode="lora"), tokens=16e6),
+                    settings.exchange_rate)
+    assert rec.options[0].total_gpus == 1
+    assert any(n.code == "rec.job_start" for n in rec.assumptions)

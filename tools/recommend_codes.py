@@ -61,6 +61,7 @@ class RecommendCode(NoteCode):
     monthly_hours = "rec.monthly_hours"  # hours
     no_time_inference = "rec.no_time_inference"
     spot_rework = "rec.spot_rework"  # interruptions_per_day, checkpoint_hours, restart_hours
+    job_start = "rec.job_start"  # hours: a job's cost includes one paid start (boot, environment, loading the model)
     converted = "rec.converted"  # rate (fx.rate note)
     region_cn = "rec.region_cn"
     unpriced_last = "rec.unpriced_last"

@@ -275,6 +275,8 @@ def assumptions_for(
         out.append(Note.of(C.monthly_hours, hours=request.hours_per_month))
     if request.tokens is not None and not timing:
         out.append(Note.of(C.no_time_inference))
+    if timing:
+        out.append(Note.of(C.job_start, hours=SPOT_DEFAULTS.restart_overhead_hours))
     if timing and any(c.billing == Billing.spot for c in chosen):
         out.append(Note.of(
             C.spot_rework, interruptions_per_day=SPOT_DEFAULTS.spot_interruptions_per_day,

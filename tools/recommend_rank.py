@@ -61,16 +61,21 @@ def need_of(request: RecommendRequest, training: bool) -> str:
 
 
 def job_cost(per_hour: float, hours: float, billing: Billing, spot_defaults) -> float | None:
-    """The job's cost: hours × rate; spot with the expected rework; monthly/yearly in whole terms."""
+    """The job's cost: (hours + one paid start) × rate; spot with the expected rework; monthly/yearly in whole terms.
+
+    The start (booting the machines, the environment, loading the model) is paid like a spot restart
+    (`restart_overhead_hours`): without it a one-minute job looks as cheap on eight B200s as on one card, and the
+    cheapest job would always be the biggest cluster."""
+    start = spot_defaults.restart_overhead_hours
     if billing == Billing.spot:
         paid = spot_paid_hours(hours, spot_defaults.spot_interruptions_per_day, spot_defaults.checkpoint_interval_hours,
                                spot_defaults.restart_overhead_hours)
-        return None if paid is None else per_hour * paid
+        return None if paid is None else per_hour * (paid + start)
     term = TERM_HOURS.get(billing)
     if term is not None:
-        whole_terms = -(-hours // term) or 1.0  # ceil; a job pays at least one term
+        whole_terms = -(-(hours + start) // term) or 1.0  # ceil; a job pays at least one term
         return per_hour * whole_terms * term
-    return per_hour * hours
+    return per_hour * (hours + start)
 
 
 def monthly_of(per_hour: float, billing: Billing, hours_per_month: float) -> float:

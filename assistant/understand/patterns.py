@@ -415,6 +415,49 @@ def tokens(t: str) -> float | None:
     return None
 
 
+# A dataset stated as examples and their length ("20k examples avg 800 tokens", "100k samples of 1k tokens",
+# "10万条数据，每条约 500 token", "5000 条对话，平均长度 1k"): the two factors, kept apart from `tokens` (the corpus labels
+# only a token count as tokens); the advisor multiplies them, saying so.
+_EXAMPLE_NOUNS = (r"(?:training\s+|instruction\s+|sft\s+|labell?ed\s+)?(?:examples?|samples?|rows|pairs|conversations|dialogues|"
+                  r"instructions|records|documents|docs|prompts|q&a|qa\s+pairs)\b")
+_EXAMPLES_EN = re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:{_EXAMPLE_NOUNS})", re.I)
+_EXAMPLES_ZH = re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:多)?\s*(?:条|个样本|个\s*samples?|组)\s*(?:训练|微调|指令|sft|对话|问答|标注)?\s*"
+                          rf"(?:数据|样本|语料|对话|问答|指令|记录)?", re.I)
+_PER_EXAMPLE_LEN = re.compile(
+    rf"^[\s,，;；(（]*(?:and\s+|with\s+|each\s+|every\s+|但\s*)?(?:(?:on\s+)?(?:avg|average|averaging|mean|each|per\s+(?:example|sample)|"
+    rf"of|at|about|around|roughly|approx(?:imately)?|~|≈|每条(?:数据|样本)?|每个(?:样本)?|平均(?:每条)?(?:长度)?|长度|大约|大概|约|左右|"
+    rf"在|是|为|length|long|len)[\s:：=]*){{1,4}}{N}{MULT}\s*(?:个\s*)?(?:tokens?|toks?\b|token|字|tok)?",
+    re.I,
+)
+
+
+_BATCH_SIDE = re.compile(r"(?:batch|bs|micro|批)[\w\s]*(?:of|=|:|为)?\s*$", re.I)
+_PER_STEP = re.compile(r"^\s*(?:per|/|each|every|每)\s*(?:batch|step|gpu|device|card|iter|卡|步|批)", re.I)
+
+
+def dataset_examples(t: str) -> tuple[float | None, int | None]:
+    """(examples, tokens per example) when the turn sizes its dataset that way; either may be None."""
+    for pattern in (_EXAMPLES_EN, _EXAMPLES_ZH):
+        for m in pattern.finditer(t):
+            if not m.group(0).strip()[-1:].isalpha() and pattern is _EXAMPLES_ZH and "条" not in m.group(0) \
+                    and "样本" not in m.group(0) and "sample" not in m.group(0).lower() and "组" not in m.group(0):
+                continue
+            count = _num(m.group(1), m.group(2))
+            if count is None or not 100 <= count <= 1e10:
+                continue  # a dataset, not "8 samples" of a batch
+            if _BATCH_SIDE.search(t[max(0, m.start() - 14):m.start()]) or _PER_STEP.match(t[m.end():m.end() + 20]):
+                continue  # "batch of 256 samples", "512 samples per step": a batch size
+            length = None
+            after = _PER_EXAMPLE_LEN.match(t[m.end():m.end() + 40])
+            if after:
+                unit_ok = re.search(r"tok|token", after.group(0), re.I) or re.search(r"平均|每条|长度|avg|average", after.group(0), re.I)
+                v = _num(after.group(1), after.group(2))  # "1k tokens" on average is 1,000, not a 1,024 window
+                if unit_ok and v is not None and 8 <= v <= 1_000_000 and "字" not in after.group(0):
+                    length = int(round(v))
+            return count, length
+    return None, None
+
+
 def epochs(t: str) -> float | None:
     for pattern in (_EPOCHS, _EPOCHS_PRE):
         m = pattern.search(t)

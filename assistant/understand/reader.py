@@ -462,6 +462,7 @@ class Reader:
         out["seq_len"] = P.seq_len(t)
         out["batch_size"] = P.batch_size(t)
         out["tokens"] = P.tokens(t)
+        out["examples"], out["example_tokens"] = P.dataset_examples(t) if out["tokens"] is None else (None, None)
         out["epochs"] = P.epochs(t)
         training = mode not in (None, "inference") or any(p.search(low) for p in lex["training_words"])
         times = P.time_slots(t, training)

@@ -143,6 +143,9 @@ class SlotUpdate(BaseModel):
     vllm_version: str | None = Field(default=None, max_length=40, description="vLLM release or engine generation "
                                                                             "as written ('0.6.3', 'V0')")
     traffic: Literal["chat"] | None = Field(default=None, description="the traffic is chat (ShareGPT-like lengths)")
+    examples: float | None = Field(default=None, gt=0, description="training examples stated ('20k samples' -> 20000); "
+                                   "tokens only when their length is stated too (the advisor multiplies, saying so)")
+    example_tokens: int | None = Field(default=None, gt=0, description="tokens per example ('avg 800 tokens', '每条约 500 token')")
     owned: bool | None = Field(default=None, description="the GPUs named are the user's own ('I have a 4090', '我手上有两张3090'): "
                                "a fit to check, not a constraint on what to rent")
     # -- conversation

@@ -29,7 +29,7 @@ SLOT_EN = {"model": "the model", "model_name": "the model", "params": "the model
            "request_rate": "the request rate", "input_len": "the prompt length", "output_len": "the answer length",
            "ttft_ms": "the latency target", "tokens_per_s_per_user": "the speed target", "deadline": "the deadline",
            "hours": "the hours", "hours_per_day": "the hours per day", "lora_rank": "the LoRA rank", "features": "the features",
-           "engine": "the serving engine", "vllm_version": "the vLLM version", "traffic": "the kind of traffic", "owned": "that the GPUs are your own",
+           "engine": "the serving engine", "vllm_version": "the vLLM version", "traffic": "the kind of traffic", "owned": "that the GPUs are your own", "examples": "the number of examples", "example_tokens": "the length of an example",
            "min_memory_gb": "the memory floor"}
 SLOT_ZH = {"model": "模型", "model_name": "模型", "params": "模型规模", "mode": "训练方式", "precision": "精度", "gpus": "GPU 型号",
            "gpu_count": "卡数", "available_gib": "显存", "budget": "预算", "billing": "计费方式", "region": "地区",
@@ -37,7 +37,7 @@ SLOT_ZH = {"model": "模型", "model_name": "模型", "params": "模型规模", 
            "batch_size": "批大小", "concurrency": "并发", "users": "用户数", "requests_per_day": "日请求量",
            "request_rate": "请求速率", "input_len": "输入长度", "output_len": "输出长度", "ttft_ms": "首 token 延迟要求",
            "tokens_per_s_per_user": "每用户速度要求", "deadline": "截止时间", "hours": "使用时长", "hours_per_day": "每天使用时长",
-           "lora_rank": "LoRA rank", "features": "特性", "engine": "推理引擎", "vllm_version": "vLLM 版本", "traffic": "流量类型", "owned": "显卡是你自己的",
+           "lora_rank": "LoRA rank", "features": "特性", "engine": "推理引擎", "vllm_version": "vLLM 版本", "traffic": "流量类型", "owned": "显卡是你自己的", "examples": "样本条数", "example_tokens": "每条样本的长度",
            "min_memory_gb": "显存下限"}
 
 
@@ -224,6 +224,10 @@ MESSAGES: dict = {
         lambda p, f: "粘贴的内容里有给助手的指令（" + "；".join(f"“{i}”" for i in p.get("instructions") or []) + "），我没有照做："
         "粘贴的材料只作为数据读取。",
     ),
+    "notice.dataset_tokens": (lambda p, f: f"I count the data as {f.int(p.get('examples'))} examples × {f.int(p.get('example_tokens'))} "
+                              f"tokens = {f.big(p.get('tokens'))} tokens per epoch.",
+                              lambda p, f: f"训练数据按 {f.int(p.get('examples'))} 条 × 每条 {f.int(p.get('example_tokens'))} token "
+                              f"= 每轮 {f.big(p.get('tokens'))} token 计算。"),
     "notice.read_as": ("I read “{written}” as **{name}**.", "我把“{written}”理解为 **{name}**。"),
     "notice.override_refused": (
         "I can't change my rules or show my instructions: I answer questions about renting GPU servers, and every "

@@ -755,6 +755,8 @@ MESSAGES: dict = {
     "rec.monthly_hours": ("Monthly cost = hourly price × {hours:g} h.", "每月费用 = 小时单价 × {hours:g} 小时。"),
     "rec.no_time_inference": ("Time to finish is for training jobs; not estimated for inference.",
                               "完成时间只对训练任务估算，推理不估算。"),
+    "rec.job_start": ("A job's cost includes {hours:g} h of paid start-up (booting the machines, setting up, loading the model).",
+                      "任务费用含 {hours:g} 小时的付费启动时间（开机、配环境、加载模型）。"),
     "rec.spot_rework": ("Spot job cost includes expected rework: {interruptions_per_day:g} interruption/day, checkpoint every "
                         "{checkpoint_hours:g} h, {restart_hours:g} h restart.",
                         "竞价实例的任务费用含预期返工：每天 {interruptions_per_day:g} 次中断，每 {checkpoint_hours:g} 小时保存检查点，"
