@@ -161,6 +161,8 @@ def test_split_is_read_without_its_near_earlier_list(split_name, session, number
     ("README_heldout12.md", "understanding held-out 12", "# Held-out split 12 (`heldout12.yaml`)\n"),
     ("README_heldout13.md", "understanding held-out 13", "# heldout13.yaml — held-out split 13 (understanding corpus)\n"),
     ("README_heldout14.md", "understanding held-out 14", "# heldout14.yaml — held-out split 14 (understanding corpus)\n"),
+    ("README_heldout15.md", "understanding held-out 15", "# Held-out split 15 (`heldout15.yaml`)\n"),
+    ("README_heldout16.md", "understanding held-out 16", "# Held-out split 16 (`heldout16.yaml`)\n"),
 ])
 def test_a_writers_readme_is_merged_as_delivered(name, label, heading):
     """The writer's README stands in the corpus README byte for byte, from its heading (once) to the marker that
