@@ -31,8 +31,6 @@ ENTRIES: dict[str, tuple[str, str]] = {
     "session15/s14/heldout14_grazdev_vllm_a10g.yaml": ("serving round 14", "heldout14_grazdev_vllm_a10g.yaml"),
     "session15/s14/heldout14_inferencex_issue_870.yaml": ("serving round 14", "heldout14_inferencex_issue_870.yaml"),
     "session15/s14/README_round14.md": ("serving round 14", "README_round14.md"),
-    "session14b/u15/README_heldout15.md": ("understanding held-out 15", "README_heldout15.md"),
-    "session14b/u16/README_heldout16.md": ("understanding held-out 16", "README_heldout16.md"),
 }
 
 

@@ -54,6 +54,8 @@ def _all_conversations():
     ("heldout12.yaml", r"sha256 of the twelfth held-out split: `([0-9a-f]{64})`"),
     ("heldout13.yaml", r"sha256 of the thirteenth held-out split: `([0-9a-f]{64})`"),
     ("heldout14.yaml", r"sha256 of the fourteenth held-out split: `([0-9a-f]{64})`"),
+    ("heldout15.yaml", r"sha256 of the fifteenth held-out split: `([0-9a-f]{64})`"),
+    ("heldout16.yaml", r"sha256 of the sixteenth held-out split: `([0-9a-f]{64})`"),
 ])
 def test_heldout_is_frozen_as_recorded(name, pattern):
     recorded = re.search(pattern, (DATA / "README.md").read_text(encoding="utf-8"), re.S)
@@ -75,6 +77,9 @@ def test_heldout_is_frozen_as_recorded(name, pattern):
     # session 14's first two blind splits: frozen by digest (b6da2bd) and committed unplaced, placed in 795c5d9
     ("heldout13.yaml", "understanding held-out 13", r"sha256 of the thirteenth held-out split: `([0-9a-f]{64})`"),
     ("heldout14.yaml", "understanding held-out 14", r"sha256 of the fourteenth held-out split: `([0-9a-f]{64})`"),
+    # session 14's second freeze: frozen by digest (74b8f1d) and committed unplaced, placed in 816e237
+    ("heldout15.yaml", "understanding held-out 15", r"sha256 of the fifteenth held-out split: `([0-9a-f]{64})`"),
+    ("heldout16.yaml", "understanding held-out 16", r"sha256 of the sixteenth held-out split: `([0-9a-f]{64})`"),
 ])
 def test_placed_split_is_the_frozen_file(name, label, pattern):
     frozen = frozen_digest(label, name)
@@ -108,11 +113,12 @@ def test_second_reading_drops_the_recorded_ids(split_name, prefix, count):
     assert {c.id for c in full} - {c.id for c in part} == split.without.ids
 
 
-def _near_earlier_list(session: int, split: int) -> tuple[int, int | None, list[str]]:
+def _near_earlier_list(session: int | str, split: int) -> tuple[int, int | None, list[str]]:
     """The near-earlier list a freeze record gives for a split: its stated count, the split's stated size (session 13
     on: "41 of 87 conversations"; None before) and the ids listed ("- held-out 9, 33 conversations: ho9-en-0011 (cos
     0.960 vs …); ho9-en-0015 (source already cited); …"), not the ids of other splits that an entry cites as its
-    neighbours ("vs held-out 9:ho9-en-0029", "vs heldout12.yaml:ho12-en-0012")."""
+    neighbours ("vs held-out 9:ho9-en-0029", "vs heldout12.yaml:ho12-en-0012"). `session` is the section's heading
+    after "## Session " (14, or "14, second freeze")."""
     text = FREEZES.read_text(encoding="utf-8").split(f"## Session {session} ", 1)[1].split("\n## ", 1)[0]
     line = next(l for l in text.splitlines() if l.startswith(f"- held-out {split}, "))
     head = re.match(rf"- held-out {split}, (\d+)(?: of (\d+))? conversations: ", line)
@@ -125,13 +131,16 @@ def _near_earlier_list(session: int, split: int) -> tuple[int, int | None, list[
     ("held-out 10", 12, 10, 39, "retired"),  # the same, and of a held-out-9 turn or source
     ("held-out 11", 13, 11, 34, "retired"),  # the same against dev, splits 1-10 or golden, and of a held-out-12 turn or source
     ("held-out 12", 13, 12, 41, "retired"),  # a source the corpus cites, or a turn within E5 cosine 0.95 of dev, splits 1-10 or golden
-    ("held-out 13", 14, 13, 52, "live"),  # the same against dev, splits 1-12 or golden, and of a held-out-14 turn
-    ("held-out 14", 14, 14, 34, "live"),  # the same against dev, splits 1-12 or golden, and of a held-out-13 turn
+    ("held-out 13", 14, 13, 52, "retired"),  # the same against dev, splits 1-12 or golden, and of a held-out-14 turn
+    ("held-out 14", 14, 14, 34, "retired"),  # the same against dev, splits 1-12 or golden, and of a held-out-13 turn
+    ("held-out 15", "14, second freeze", 15, 32, "live"),  # the same against dev, splits 1-14 or golden, and of a held-out-16 turn
+    ("held-out 16", "14, second freeze", 16, 47, "live"),  # the same against dev, splits 1-14 or golden, and of a held-out-15 turn
 ])
 def test_split_is_read_without_its_near_earlier_list(split_name, session, number, count, status):
     # decided before the split was read or scored: only the reading without the list counts. The registry holds
     # exactly the ids the freeze record lists, each a conversation of its split (ho9-mx-*, ho10-mixed-*, ho12-mixed-*,
-    # ho13-mixed-* included); 9-12 were retired in session 14, and their lists stay
+    # ho13-mixed-*, ho15-mixed-*, ho16-mixed-* included); 9-12 were retired in session 14, 13-14 in session 15, and
+    # their lists stay
     registry = Registry()
     split = next(s for s in registry.splits if s.name == split_name)
     assert split.status == status
@@ -152,6 +161,8 @@ def test_split_is_read_without_its_near_earlier_list(split_name, session, number
     ("README_heldout12.md", "understanding held-out 12", "# Held-out split 12 (`heldout12.yaml`)\n"),
     ("README_heldout13.md", "understanding held-out 13", "# heldout13.yaml — held-out split 13 (understanding corpus)\n"),
     ("README_heldout14.md", "understanding held-out 14", "# heldout14.yaml — held-out split 14 (understanding corpus)\n"),
+    ("README_heldout15.md", "understanding held-out 15", "# Held-out split 15 (`heldout15.yaml`)\n"),
+    ("README_heldout16.md", "understanding held-out 16", "# Held-out split 16 (`heldout16.yaml`)\n"),
 ])
 def test_a_writers_readme_is_merged_as_delivered(name, label, heading):
     """The writer's README stands in the corpus README byte for byte, from its heading (once) to the marker that
@@ -188,6 +199,8 @@ def test_corpus_size_and_mix():
     assert sum(len(c.turns) for c in load_corpus([DATA / "heldout12.yaml"])) == 139
     assert sum(len(c.turns) for c in load_corpus([DATA / "heldout13.yaml"])) == 168  # session 14
     assert sum(len(c.turns) for c in load_corpus([DATA / "heldout14.yaml"])) == 120
+    assert sum(len(c.turns) for c in load_corpus([DATA / "heldout15.yaml"])) == 114  # session 14, second freeze
+    assert sum(len(c.turns) for c in load_corpus([DATA / "heldout16.yaml"])) == 123
 
 
 def test_labels_name_catalog_entries(catalog):
@@ -228,7 +241,8 @@ def _bank_rows() -> list[dict]:
 # Bank rows that are earlier training turns whose short stock text recurs inside a live split's turn, written
 # independently by its blind writer (the bank rows predate the split; none is one of its conversations): the text check
 # must name exactly these, so that any other match still fails. All but ho10's ho3-en-0034#1 are in their split's
-# near-earlier list. 9-12 are retired (session 14) and no longer checked; their rows stay as the record.
+# near-earlier list. 9-12 are retired (session 14), 13-14 (session 15), and no longer checked; their rows stay as the
+# record.
 STOCK_TEXT_RECURRENCES = {
     "held-out 9": {"dev-en-2064#0"},  # "what can you actually help me with?" in ho9-en-0029 (listed, cos 0.980)
     "held-out 10": {"ho-en-106#1",  # "and with qlora instead?", word for word in ho10-en-0002 (listed, cos 1.000)
@@ -239,6 +253,9 @@ STOCK_TEXT_RECURRENCES = {
                     "ho9-en-0029#0",  # "hey! what can you actually help me with?", word for word in ho13-en-0032 (listed)
                     "dev-en3-0019#1",  # "and with lora instead of full?", word for word in ho13-en-0058 (listed, cos 1.000)
                     "ho3-en-0034#1"},  # "what would that cost" inside ho13-en-0051's "and what would that cost" (listed)
+    "held-out 15": {"ho-en-042#0"},  # "does the L40S have NVLink?" inside ho15-en-0025's "cool. does the L40S …" (listed, cos 0.987)
+    "held-out 16": {"dev-en-3058#0",  # "hey, what kind of stuff can you help with?", word for word in ho16-en-0021 (listed, cos 1.000)
+                    "ho10-zh-0034#0"},  # "帮我写个python爬虫抓一下豆瓣电影top250", word for word in ho16-zh-0038 (listed, cos 1.000)
 }
 
 
@@ -277,9 +294,11 @@ def test_retired_splits_are_training_data():
     # the six splits of sessions 2-8 were scored and studied: session 9 retired them into training; session 13 retired
     # splits 7 and 8 (scored once at the end of session 9, studied in session 12) and registered 9 and 10 live;
     # session 14 retired 9 and 10 (scored once in session 13, studied in its reader round) and registered 11 and 12 live,
-    # then retired 11 and 12 (scored once, studied in its reader round, 1592372) and registered 13 and 14 live
-    assert {s.file for s in registry.retired()} >= {f"heldout{n}.yaml" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)}
-    assert {s.file for s in registry.live()} == {"heldout13.yaml", "heldout14.yaml"}
+    # then retired 11 and 12 (scored once, studied in its reader round, 1592372) and registered 13 and 14 live;
+    # session 15 retired 13 and 14 (scored once at the end of session 14) and registered 15 and 16 live
+    assert {s.file for s in registry.retired()} >= {f"heldout{n}.yaml"
+                                                    for n in ("", 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)}
+    assert {s.file for s in registry.live()} == {"heldout15.yaml", "heldout16.yaml"}
     files = registry.training_files()
     assert all(registry.path(s) in files for s in registry.retired())
     assert not any(registry.path(s) in files for s in registry.live())

@@ -126,6 +126,27 @@ HELDOUT14_NEAR_EARLIER = Without(
     "a source URL the corpus already cites or a turn within E5 cosine 0.95 of a dev, split 1-12, golden or held-out-13 "
     "turn; only this reading counts as a measurement",
 )
+# Decided before either split was read or scored (tests/data/held_out_freezes.md, "Session 14, second freeze"; the
+# lists computed 16:00-16:20 UTC with scripts/near_earlier.py, the other split and splits 13-14 as extra files): a
+# source URL the corpus already cites, or a turn within E5 cosine 0.95 of a dev, split 1-14 or golden turn, or of a
+# turn of the other split (the two writers having worked at once). Only the reading without the list counts.
+HELDOUT15_NEAR_EARLIER = Without(
+    "w/o near earlier",
+    _ids("ho15-en", "0003 0016 0024 0025 0026 0027 0028 0029 0030 0031 0032 0033 0034")
+    | _ids("ho15-zh", "0002 0003 0004 0006 0007 0008 0009 0011 0012 0013 0014 0015 0016 0017 0018 0019 0020 0021")
+    | _ids("ho15-mixed", "0002"),
+    "a source URL the corpus already cites or a turn within E5 cosine 0.95 of a dev, split 1-14, golden or held-out-16 "
+    "turn; only this reading counts as a measurement",
+)
+HELDOUT16_NEAR_EARLIER = Without(
+    "w/o near earlier",
+    _ids("ho16-en", "0001 0002 0015 0016 0017 0019 0021 0022 0023 0027")
+    | _ids("ho16-mixed", "0003")
+    | _ids("ho16-zh", "0003 0004 0006 0011 0012 0018 0019 0020 0021 0024 0025 0026 0027 0028 0029 0030 0031 0032 0033"
+                      " 0034 0035 0036 0037 0038 0039 0040 0041 0042 0043 0044 0046 0049 0050 0051 0056 0057"),
+    "a source URL the corpus already cites or a turn within E5 cosine 0.95 of a dev, split 1-14, golden or held-out-15 "
+    "turn; only this reading counts as a measurement",
+)
 
 
 HELDOUT_SPLITS: tuple[Split, ...] = (
@@ -154,12 +175,19 @@ HELDOUT_SPLITS: tuple[Split, ...] = (
           "same time as 11, frozen by digest in 8640aae before that session's later reader change (8e856e5), placed "
           "byte-identical in 8771c3b, scored once in session 14; retired into training in session 14",
           HELDOUT12_NEAR_EARLIER),
-    Split("held-out 13", "heldout13.yaml", "live", "written blind in session 14 (helper-118) at the same time as 14, "
+    Split("held-out 13", "heldout13.yaml", "retired", "written blind in session 14 (helper-118) at the same time as 14, "
           "frozen by digest in b6da2bd before that session's reader change (1592372), placed byte-identical in "
-          "795c5d9", HELDOUT13_NEAR_EARLIER),
-    Split("held-out 14", "heldout14.yaml", "live", "written blind in session 14 by another writer (helper-119) at the "
+          "795c5d9, scored once in session 14; retired into training in session 15", HELDOUT13_NEAR_EARLIER),
+    Split("held-out 14", "heldout14.yaml", "retired", "written blind in session 14 by another writer (helper-119) at the "
           "same time as 13, frozen by digest in b6da2bd before that session's reader change (1592372), placed "
-          "byte-identical in 795c5d9", HELDOUT14_NEAR_EARLIER),
+          "byte-identical in 795c5d9, scored once in session 14; retired into training in session 15",
+          HELDOUT14_NEAR_EARLIER),
+    Split("held-out 15", "heldout15.yaml", "live", "written blind in session 14 (helper-122) at the same time as 16, "
+          "frozen by digest in 74b8f1d (session 14's second freeze) before that session's reader change (1592372), placed "
+          "byte-identical in 816e237", HELDOUT15_NEAR_EARLIER),
+    Split("held-out 16", "heldout16.yaml", "live", "written blind in session 14 by another writer (helper-123) at the "
+          "same time as 15, frozen by digest in 74b8f1d (session 14's second freeze) before that session's "
+          "reader change (1592372), placed byte-identical in 816e237", HELDOUT16_NEAR_EARLIER),
 )
 
 
