@@ -365,8 +365,18 @@ def request_for(case: Case) -> ServingRequest:
         pp=case.pp, gpus_per_node=max(8, case.gpus), input_len=case.input_len, output_len=case.output_len,
         max_model_len=a.max_model_len, gpu_memory_utilization=a.gpu_memory_utilization, max_num_seqs=a.max_num_seqs,
         max_batched_tokens=a.max_batched_tokens, vllm_engine=engine, vllm_sampler=sampler,
-        chunked_prefill=a.chunked_prefill, load=load,
+        chunked_prefill=a.chunked_prefill, load=load, engine_version=release_of(case),
     )
+
+
+_RELEASE = re.compile(r"\b[vV]?\d+\.\d+[\w.+-]*")  # "0.19.0", "v0.7.1", "0.9.x", "1.2.0rc4", "0.26.1rc1.dev156+g0eec856cc"
+
+
+def release_of(case: Case) -> str | None:
+    """The engine release a case's engine_version text names (its first version number, as the request bounds it to
+    40 characters), for the estimator's rules by release (tools/kv_pool.py); None when the text names none."""
+    m = _RELEASE.search(case.engine_version)
+    return None if m is None else m.group(0)[:40]
 
 
 def scheduling_for(case: Case) -> EngineScheduling:

@@ -1,0 +1,66 @@
+"""How benchmarks/serving.py turns a spent case into the estimator's request (formula round on spent data, session 16).
+
+Each mechanism here is checked on the spent cases that motivated it (rounds 1-13 are spent), table-driven; the real
+case files, the real estimator and catalog; no mocks.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import serving as SC  # noqa: E402  (benchmarks/serving.py)
+
+from tools.kv_pool import nccl_charged  # noqa: E402
+from tools.serving_profiles import vllm_release  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def cases():
+    return {c.id: c for _f, _held, _s, c in SC.load_cases()}
+
+
+# ------------------------------------------------------------------ 1. the engine release reaches the estimator
+
+@pytest.mark.parametrize(("case_id", "release", "charged"), [
+    # vLLM 0.16.0, TP 2 over PCIe (round 13): from 0.11 the NCCL buffers come out of the headroom (PR #25359)
+    ("kagaho-vllm0160-2xl40s-llama3-70b-awq-tp2-kv-mml8192", (0, 16), False),
+    # vLLM 0.7.1, V0, TP 2 (round 3): V0 charges them to the pool
+    ("vllm15815-q25-32b-2xl40s-tp2-10k", (0, 7), True),
+    # vLLM 0.9.2 on one GPU (round 12): V1 before 0.11 charges them
+    ("tokenkaki-vllm092-a100-40gb-qwen3-8b-tp1-kv-serve-mml40960", (0, 9), True),
+    # vLLM 0.19.0 (round 13)
+    ("cssnoeasy-vllm0190-a100pcie-qwen3-32b-bf16-kv-mml8192", (0, 19), False),
+])
+def test_the_request_carries_the_cases_engine_release(cases, case_id, release, charged):
+    case = cases[case_id]
+    req = SC.request_for(case)
+    assert req.engine_version is not None and case.engine_version.startswith(req.engine_version)
+    assert vllm_release(req.engine_version) == release
+    engine, _sampler = SC.vllm_case_rules(case)
+    assert nccl_charged(engine, vllm_release(req.engine_version)) is charged
+
+
+def test_every_vllm_case_passes_the_release_its_text_names(cases):
+    """The request carries the text's first version number (ServingRequest bounds engine_version at 40 characters, and
+    some texts say more: "not printed (vLLM main of 2025-04-24, a 0.8.5 development build …)"): the same release as
+    the whole text names, for every vLLM case."""
+    for case in (c for c in cases.values() if c.engine.value == "vllm"):
+        req = SC.request_for(case)
+        assert vllm_release(req.engine_version) == vllm_release(case.engine_version), case.id
+
+
+@pytest.mark.parametrize(("text", "release"), [
+    ("0.19.0 (stated in the report)", "0.19.0"),
+    ("v0.7.1 (V0 engine, as the log prints it)", "v0.7.1"),
+    ("not printed (vLLM main of 2025-04-24, a 0.8.5 development build)", "0.8.5"),
+    ("0.26.1rc1.dev156+g0eec856cc (banner; V1 engine)", "0.26.1rc1.dev156+g0eec856cc"),
+    ("not stated (V1 engine)", None),
+])
+def test_release_of_reads_the_first_version_number(cases, text, release):
+    case = cases["kagaho-vllm0160-2xl40s-llama3-70b-awq-tp2-kv-mml8192"].model_copy(update={"engine_version": text})
+    assert SC.release_of(case) == release
