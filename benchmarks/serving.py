@@ -708,6 +708,8 @@ def calibrate(catalog: Catalog, memory_only: bool = False) -> None:
     for nt1 in [0.1, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.75, 1.0, 1.5]:
         for nvl in [0.5, 1.0, 1.5, 1.8, 2.0, 2.5, 3.0, 3.5]:
             for pcie in [0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0]:
+                if min(nvl, pcie) < nt1:  # a multi-GPU total holds the one-GPU part (its NCCL share is the rest)
+                    continue
                 serving_profiles.NON_TORCH_GIB.update({1: nt1, "nvlink": nvl, "pcie": pcie})
                 loss = kv_loss()
                 if loss < best[0]:

@@ -87,6 +87,7 @@ from tools.serving_profiles import (
     FP32_LANES_PER_SM,
     LLAMACPP_COMPUTE_BUFFER_GIB,
     NON_TORCH_GIB,
+    NON_TORCH_SINCE_BASELINE_GIB,
     PCIE_ALLREDUCE_SHARE,
     PCIE_GBPS,
     PIPELINE_HOP_MS,
@@ -377,13 +378,14 @@ def _size_memory(p: Plan) -> None:
     forward = sampled = buffer = 0.0
     profile: dict[str, object] = {}  # what vLLM's profile run assumed, for the memory note
     engine, release = None, vllm_release(req.engine_version)
+    growth = None  # vLLM only: the non-torch memory its profiler sees grow after the baseline (by release, kv_pool)
     if req.engine.value == "vllm":
         batched, seqs, chunked = vllm_profile_batch(req, p.context_len, big)
         sampler = req.vllm_sampler or (SamplerWarmup.sort if req.vllm_engine == VllmEngine.v0 else SamplerWarmup.fused)
         warmup = min(seqs, batched)  # one sampled token per dummy sequence
         forward = forward_peak_bytes(p.model, batched, p.layout.tp) / GIB
         sampled = sampler_peak_bytes(p.model, batched, warmup, sampler) / GIB
-        engine = req.vllm_engine
+        engine, growth = req.vllm_engine, NON_TORCH_SINCE_BASELINE_GIB
         profile = dict(vllm_engine=req.vllm_engine.value, chunked_prefill=chunked, sampler=sampler.value,
                        warmup_sequences=warmup)
         rule, fraction = PoolRule.vllm, req.gpu_memory_utilization or prof.default_memory_fraction
@@ -404,7 +406,7 @@ def _size_memory(p: Plan) -> None:
         buffer, nccl = LLAMACPP_COMPUTE_BUFFER_GIB, 0.0
         rule, fraction = PoolRule.context, req.gpu_memory_utilization or prof.default_memory_fraction
     terms = kv_pool(KvPoolInputs(rule=rule, total_gib=p.visible_gib, fraction=fraction, weights_gib=weights_gib,
-                                 non_torch_gib=base, nccl_gib=nccl, forward_gib=forward, sampler_gib=sampled,
+                                 non_torch_gib=base, non_torch_growth_gib=growth, nccl_gib=nccl, forward_gib=forward, sampler_gib=sampled,
                                  buffer_gib=buffer, vllm_engine=engine, vllm_release=release))
     non_torch, activation = terms.non_torch_gib, terms.activation_gib
     if rule == PoolRule.vllm:

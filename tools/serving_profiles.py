@@ -189,6 +189,12 @@ ADMISSION_OUTPUT_RESERVE = {"vllm": 0.0, "sglang": 0.7, "trtllm": 1.0, "llamacpp
 # GPU adds NCCL's buffers: large over NVLink (NVLink/NVLS channels, vLLM's custom all-reduce buffers), small over
 # PCIe, where GPUs without peer-to-peer access get neither (vLLM disables its custom all-reduce there).
 NON_TORCH_GIB = {1: 0.4, "nvlink": 2.5, "pcie": 0.75}
+# vLLM releases whose profiler charges only the non-torch memory that grew after its baseline snapshot (V0 from 0.7,
+# V1 from 0.9: tools/kv_pool.py `non_torch_since_baseline`, with the sources) charge this instead of NON_TORCH_GIB[1]
+# on every GPU (the CUDA context is in the baseline): the median of the increases such logs print on one GPU, 0.05 GiB
+# (OCI Data Science troubleshooting page, 0.7.x, one A10: "non_torch 0.05GiB"), 0.07 GiB (kolyangg/mlops, 0.10.2, one
+# H100: "0.07 GiB for non-torch memory") and 0.16 GiB (vLLM PR #12126, one H100: "non_torch_memory takes 0.16GiB").
+NON_TORCH_SINCE_BASELINE_GIB = 0.07
 
 # ---------------------------------------------------------------- vLLM's profile run (the activation peak)
 #
