@@ -95,3 +95,20 @@ def test_the_charged_non_torch_memory_is_the_logs_within_a_fifth_of_a_gib(cat, c
     GiB (what grew: cuBLAS workspaces, NCCL with TP), the 0.6.4 one 0.44 (everything). Charging the whole 0.40 to every
     release put the first four 0.33-0.50 GiB over."""
     assert _charged_non_torch(cat, cases[case_id]) == pytest.approx(printed, abs=0.2)
+
+
+# ------------------------------------------------------------------ 3. the A100 80GB's torch-visible memory
+
+@pytest.mark.parametrize(("case_id", "budget"), [
+    # vLLM 0.26.1rc1 on an A100-SXM4-80GB (round 12): "Desired GPU memory utilization is (0.9, 71.33 GiB)"
+    ("lukejyk-vllm0261rc1-a100-80gb-qwen3-coder-30b-a3b-tp1-kv-mml131072-mns16", 71.33),
+    # the PCIe part (round 13, cssnoeasy, gmu 0.9): the same die and memory, the same budget (derived)
+    ("cssnoeasy-vllm0190-a100pcie-qwen3-32b-bf16-kv-mml8192", 71.33),
+])
+def test_the_a100_80gb_budget_is_the_logged_one(cat, cases, case_id, budget):
+    from tools.serving import estimate_serving
+
+    case = cases[case_id]
+    est = estimate_serving(cat.model(case.model), cat.gpu(case.gpu), SC.request_for(case), allow_no_fit=True,
+                           scheduling=SC.scheduling_for(case))
+    assert est.usable_gib == pytest.approx(budget, abs=0.01)  # was 0.9 × 79.35 × 0.9947 = 71.04
