@@ -366,7 +366,25 @@ def request_for(case: Case) -> ServingRequest:
         max_model_len=a.max_model_len, gpu_memory_utilization=a.gpu_memory_utilization, max_num_seqs=a.max_num_seqs,
         max_batched_tokens=a.max_batched_tokens, vllm_engine=engine, vllm_sampler=sampler,
         chunked_prefill=a.chunked_prefill, load=load, engine_version=release_of(case),
+        in_process=in_process_of(case),
     )
+
+
+# How a case's command runs vLLM: in process (the LLM class) or through the OpenAI API server (its usage context picks
+# the step-budget defaults: vllm/engine/arg_utils.py EngineArgs.get_batch_defaults).
+_IN_PROCESS = re.compile(r"bench(?:mark)?[ _](?:throughput|latency)|\bLLM\(|\.generate\(")
+_SERVER = re.compile(r"vllm serve|api_server|bench(?:mark)?[ _]serv(?:e|ing)")
+
+
+def in_process_of(case: Case) -> bool | None:
+    """Whether a vLLM case's command runs the engine in process (offline `vllm bench throughput` / `latency`,
+    benchmark_throughput.py / benchmark_latency.py, LLM.generate) — True —, through the API server (`vllm serve`,
+    `vllm bench serve`) — False —, or neither is stated (None: the server's defaults)."""
+    if case.engine != Engine.vllm or not case.command:
+        return None
+    if _IN_PROCESS.search(case.command):
+        return True
+    return False if _SERVER.search(case.command) else None
 
 
 _RELEASE = re.compile(r"\b[vV]?\d+\.\d+[\w.+-]*")  # "0.19.0", "v0.7.1", "0.9.x", "1.2.0rc4", "0.26.1rc1.dev156+g0eec856cc"

@@ -112,3 +112,59 @@ def test_the_a100_80gb_budget_is_the_logged_one(cat, cases, case_id, budget):
     est = estimate_serving(cat.model(case.model), cat.gpu(case.gpu), SC.request_for(case), allow_no_fit=True,
                            scheduling=SC.scheduling_for(case))
     assert est.usable_gib == pytest.approx(budget, abs=0.01)  # was 0.9 × 79.35 × 0.9947 = 71.04
+
+
+# ------------------------------------------------------------------ 4. in process (the LLM class) or the API server
+
+@pytest.mark.parametrize(("command", "in_process"), [
+    ("uv run vllm bench latency --model Qwen/Qwen3-8B --batch-size 1", True),  # tokenkaki (offline)
+    ("uv run vllm bench throughput --backend vllm --model Qwen/Qwen3-8B", True),
+    ("python3 benchmarks/benchmark_throughput.py --model meta-llama/Llama-3.1-8B", True),
+    ("python -c 'llm = LLM(model=...); llm.generate(prompts)'", True),
+    ("vllm serve Qwen/Qwen3-8B --port 8001", False),
+    ("vllm bench serve --backend openai-chat --endpoint /v1/chat/completions", False),
+    ("python3 bench_serving.py (SGLang's bench_serving) --backend vllm", False),  # a client against the server
+    ("docker run rocm/vllm-dev", None),  # neither stated
+    (None, None),
+])
+def test_in_process_is_read_from_the_command(cases, command, in_process):
+    case = cases["kagaho-vllm0160-2xl40s-llama3-70b-awq-tp2-kv-mml8192"].model_copy(update={"command": command})
+    assert SC.in_process_of(case) is in_process
+
+
+@pytest.mark.parametrize(("gpu", "in_process", "tokens"), [
+    ("A100-40GB", False, 2048),  # the OpenAI server on a small (or A100) GPU
+    ("A100-40GB", True, 8192),  # the LLM class on the same GPU
+    ("H100", False, 8192),  # a ≥ 70 GiB GPU that is not an A100
+    ("H100", True, 16384),
+])
+def test_vllm_v1_step_budget_by_usage_context(cat, gpu, in_process, tokens):
+    """vllm/engine/arg_utils.py EngineArgs.get_batch_defaults: max_num_batched_tokens by UsageContext (LLM_CLASS
+    16384 / 8192, OPENAI_API_SERVER 8192 / 2048); max_num_seqs the same for both."""
+    from tools.serving import estimate_serving
+    from tools.serving_codes import ServingCode
+    from tools.serving_types import ServingRequest
+
+    est = estimate_serving(cat.model("qwen3-8b"), cat.gpu(gpu), ServingRequest(gpus=1, input_len=128, output_len=64,
+                                                                               in_process=in_process))
+    note = next(n for n in est.assumptions if n.code == ServingCode.memory_vllm.value)
+    assert note.params["batched_tokens"] == tokens
+
+
+@pytest.mark.parametrize(("case_id", "printed"), [
+    ("tokenkaki-vllm092-a100-40gb-qwen3-8b-tp1-kv-serve-mml40960", 2048),  # 0.9.2 server
+    ("tokenkaki-vllm092-a100-40gb-qwen3-8b-tp1-kv-offline-mbt8192", 8192),  # 0.9.2 `vllm bench latency`
+    ("tokenkaki-vllm0191-a100-40gb-qwen3-8b-tp1-kv-offline-mbt8192", 8192),  # 0.19.1 `vllm bench throughput`
+])
+def test_the_spent_logs_budget_is_the_usage_contexts_default(cat, cases, case_id, printed):
+    """The spent tokenkaki logs print the step budget each run used; without the stated figure the estimator now
+    gives the same from the command alone (the server's default 2048 was applied to the offline runs before)."""
+    from tools.serving import estimate_serving
+    from tools.serving_codes import ServingCode
+
+    case = cases[case_id]
+    assert case.engine_args.max_batched_tokens == printed
+    req = SC.request_for(case).model_copy(update={"max_batched_tokens": None})
+    est = estimate_serving(cat.model(case.model), cat.gpu(case.gpu), req, allow_no_fit=True)
+    note = next(n for n in est.assumptions if n.code == ServingCode.memory_vllm.value)
+    assert note.params["batched_tokens"] == printed

@@ -105,6 +105,7 @@ from tools.serving_profiles import (
     V0_MAX_SEQS,
     V0_MIN_BATCHED_TOKENS,
     VLLM_BATCHED_TOKENS,
+    VLLM_BATCHED_TOKENS_IN_PROCESS,
     VLLM_BIG_GPU_GIB,
     VLLM_MAX_SEQS,
     WEIGHT_READ_PARALLELISM,
@@ -352,8 +353,9 @@ def vllm_profile_batch(req: ServingRequest, context: int, big: bool) -> tuple[in
     """(tokens, max_num_seqs, chunked prefill) of vLLM's scheduler, which its profile run uses.
 
     V0 without chunked prefill runs max(max_model_len, 2048) tokens; V0 chunks by itself above a 32K context (a
-    2048-token budget). V1 always chunks, at its step budget (8192 on ≥ 70 GiB GPUs that are not A100s, else 2048);
-    with chunked prefill off it too needs the whole context in one step.
+    2048-token budget). V1 always chunks, at its step budget (8192 on ≥ 70 GiB GPUs that are not A100s, else 2048,
+    through the OpenAI server; 16384 / 8192 in process, the LLM class: VLLM_BATCHED_TOKENS_IN_PROCESS); with chunked
+    prefill off it too needs the whole context in one step.
     """
     size = "big" if big else "other"
     if req.vllm_engine == VllmEngine.v0:
@@ -362,7 +364,8 @@ def vllm_profile_batch(req: ServingRequest, context: int, big: bool) -> tuple[in
         seqs = req.max_num_seqs or V0_MAX_SEQS
     else:
         chunked = req.chunked_prefill is not False
-        default = VLLM_BATCHED_TOKENS[size] if chunked else max(context, VLLM_BATCHED_TOKENS[size])
+        budget = (VLLM_BATCHED_TOKENS_IN_PROCESS if req.in_process else VLLM_BATCHED_TOKENS)[size]
+        default = budget if chunked else max(context, budget)
         seqs = req.max_num_seqs or VLLM_MAX_SEQS[size]
     return req.max_batched_tokens or default, seqs, chunked
 

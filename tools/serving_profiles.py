@@ -165,6 +165,11 @@ TORCH_VISIBLE_FRACTION = 0.9947
 VLLM_BIG_GPU_GIB = 70.0
 VLLM_BATCHED_TOKENS = {"big": 8192, "other": 2048}
 VLLM_MAX_SEQS = {"big": 1024, "other": 256}
+# The same table's in-process column (UsageContext.LLM_CLASS: the LLM class behind LLM.generate, `vllm bench
+# throughput` and `vllm bench latency`): max_num_batched_tokens 16384 on the big GPUs and 8192 on the others, the same
+# max_num_seqs. The spent tokenkaki logs show it: on one A100-40GB the 0.9.2 server prints 2048, both offline engines
+# (0.9.2 and 0.19.1) 8192.
+VLLM_BATCHED_TOKENS_IN_PROCESS = {"big": 16384, "other": 8192}
 # SGLang (python/sglang/srt/server_args.py): mem_fraction_static 0.88 / 0.87 / 0.85 / 0.81 / 0.79 for TP 1 / 2 /
 # 4 / 8 / 16; chunked_prefill_size 8192 (2048 below 25 GB).
 SGLANG_MEM_FRACTION = ((16, 0.79), (8, 0.81), (4, 0.85), (2, 0.87), (1, 0.88))
