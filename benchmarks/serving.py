@@ -355,7 +355,7 @@ def request_for(case: Case) -> ServingRequest:
     elif kind == CaseLoadKind.kv_capacity:
         load = Load(kind=LoadKind.concurrency, value=1)
     elif kind == CaseLoadKind.concurrency:
-        load = Load(kind=LoadKind.concurrency, value=case.load.value, arrivals=case.arrivals)
+        load = Load(kind=LoadKind.concurrency, value=case.load.value, arrivals=arrivals_of(case))
     else:
         load = Load(kind=LoadKind(kind.value), value=case.load.value)
     a = case.engine_args
@@ -385,6 +385,20 @@ def in_process_of(case: Case) -> bool | None:
     if _IN_PROCESS.search(case.command):
         return True
     return False if _SERVER.search(case.command) else None
+
+
+_IGNORE_EOS = re.compile(r"--ignore[-_]eos\b")
+
+
+def arrivals_of(case: Case) -> Arrivals:
+    """When a closed loop's requests reach the engine: as the case states, or together where its benchmark command
+    pins every output with `--ignore-eos` and the case's lengths are fixed (the `arrivals` field's own rule, read from
+    the command: `--max-concurrency N` then starts N requests at t = 0, they finish on the same step, and the next N
+    start together — waves of N prompts prefilled at once, tools/serving_perf.py `closed_loop(together=True)`)."""
+    if case.arrivals != Arrivals.independent or case.load.kind != CaseLoadKind.concurrency:
+        return case.arrivals
+    pinned = case.command is not None and _IGNORE_EOS.search(case.command) is not None
+    return Arrivals.together if pinned and case.lengths.lower().startswith("fixed") else case.arrivals
 
 
 _RELEASE = re.compile(r"\b[vV]?\d+\.\d+[\w.+-]*")  # "0.19.0", "v0.7.1", "0.9.x", "1.2.0rc4", "0.26.1rc1.dev156+g0eec856cc"

@@ -168,3 +168,42 @@ def test_the_spent_logs_budget_is_the_usage_contexts_default(cat, cases, case_id
     est = estimate_serving(cat.model(case.model), cat.gpu(case.gpu), req, allow_no_fit=True)
     note = next(n for n in est.assumptions if n.code == ServingCode.memory_vllm.value)
     assert note.params["batched_tokens"] == printed
+
+
+# ------------------------------------------------------------------ 5. closed loops pinned by --ignore-eos run in waves
+
+FARADAWN = "faradawn-vllm0112-h200-llama3-8b-tp1-c{}-128in-512out"
+
+
+@pytest.mark.parametrize(("command", "lengths", "arrivals"), [
+    ("vllm bench serve --max-concurrency 4 --ignore-eos --random-ids", "fixed: --random-input-len 128", "together"),
+    ("benchmark_serving --max-concurrency 4 --ignore_eos", "fixed (synthetic)", "together"),
+    ("vllm bench serve --max-concurrency 4 --ignore-eos", "ShareGPT V3 (its own output lengths)", "independent"),
+    ("vllm bench serve --max-concurrency 4", "fixed: --random-input-len 128", "independent"),  # EOS may end early
+    (None, "fixed: no --ignore-eos printed", "independent"),
+])
+def test_arrivals_are_read_from_the_command(cases, command, lengths, arrivals):
+    case = cases[FARADAWN.format(4)].model_copy(update={"command": command, "lengths": lengths})
+    assert SC.arrivals_of(case).value == arrivals
+
+
+def test_a_case_that_states_together_keeps_it(cases):
+    together = [c for c in cases.values() if c.arrivals.value == "together"]
+    assert together and all(SC.arrivals_of(c.model_copy(update={"command": None})).value == "together"
+                            for c in together)
+
+
+def test_faradawns_waves_queue_their_prefills(cat, cases):
+    """Round 13 (spent): 128 in / 512 out with --ignore-eos at 1, 4 and 8 users; the measured mean TTFT grows with the
+    wave (30.51, 56.66, 75.61 ms) where independent arrivals predicted it flat (34.9, 38.5, 38.8 ms)."""
+    from tools.serving import estimate_serving
+
+    ttft = {}
+    for n in (1, 4, 8):
+        case = cases[FARADAWN.format(n)]
+        est = estimate_serving(cat.model(case.model), cat.gpu(case.gpu), SC.request_for(case), allow_no_fit=True,
+                               scheduling=SC.scheduling_for(case))
+        ttft[n] = est.ttft_ms
+    assert ttft[1] < ttft[4] < ttft[8] and ttft[8] > 1.4 * ttft[1]
+    for n, measured in ((4, 56.66), (8, 75.61)):
+        assert abs(ttft[n] / measured - 1) <= 0.25
