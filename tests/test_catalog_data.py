@@ -364,6 +364,8 @@ def test_rebuild_from_shared_data_reproduces_the_committed_files(tmp_path):
 TORCH_VISIBLE_GIB = {
     "H100": 79.22,  # vLLM PR #10511 start-up log
     "A100-40GB": 39.38,  # PyTorch OOM message on Perlmutter's 40 GB A100s
+    "A100-80GB": 79.25,  # vLLM 0.26.1rc1 log on an A100-SXM4-80GB (LukeJYK/AutoScientists)
+    "A100-80GB-PCIe": 79.25,  # derived: the same die and nvidia-smi total as the SXM4 part
     "L40S": 44.42,  # vLLM issue #15815 start-up log
     "L4": 22.04,  # PyTorch OOM message on AWS g6 (ddiiwoong blog)
     "A10G": 22.06,  # PyTorch OOM message on AWS g5 (same post)

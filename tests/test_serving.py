@@ -131,13 +131,14 @@ def test_sglang_uses_its_static_fraction(cat):
     ("L4", 22.04),  # PyTorch OOM message on AWS g6 (ddiiwoong blog): total capacity 22.04 GiB
     ("A10G", 22.06),  # the same post, AWS g5: 22.06 GiB
     ("L40S", 44.42),  # vLLM #15815 start-up log: total_gpu_memory (44.42GiB)
-    ("A100-80GB", 79.35 * TORCH_VISIBLE_FRACTION),  # no cited log: the catalog's nvidia-smi figure × the fraction
+    ("A100-80GB", 79.25),  # vLLM 0.26.1rc1 log on an A100-SXM4-80GB: "Free memory on device (78.84/79.25 GiB)"
+    ("H200", 140.4 * TORCH_VISIBLE_FRACTION),  # no cited log: the catalog's nvidia-smi figure × the fraction
 ])
 def test_vllm_sizes_its_pool_from_what_torch_sees(cat, gpu, visible):
     """vLLM's budget is torch.cuda.mem_get_info()'s total × gpu_memory_utilization: the catalog's torch_visible_gib
     where a log shows it, else the derived figure (issue 11, round 6 preparation)."""
     g = cat.gpu(gpu)
-    assert (g.torch_visible_gib is None) == (gpu == "A100-80GB")
+    assert (g.torch_visible_gib is None) == (gpu == "H200")
     est = estimate_serving(cat.model("llama-3.1-8b"), g, ServingRequest(gpus=1, input_len=1000, output_len=100))
     assert est.usable_gib == pytest.approx(visible * 0.9, rel=1e-9)
     memory = next(n for n in est.assumptions if n.code == ServingCode.memory_vllm.value)

@@ -20,8 +20,23 @@ Cache is X GiB")::
   top-k = vocab − 1, top-p 0.99) the sampler over min(max_num_seqs, max_num_batched_tokens) rows × the vocabulary.
   The two run one after the other: the larger peak counts (`max`). V0 with TP > 1 sizes every rank by the smallest
   pool (the driver's, which samples); V1 sizes every rank by the smallest too (vllm/v1/core/kv_cache_utils.py).
-* non-torch: memory the profile sees grow outside torch's allocator — cuBLAS/cuBLASLt workspaces and the loaded
-  kernel modules (NON_TORCH_GIB[1], fitted on the calibration logs).
+* non-torch: memory outside torch's allocator — the CUDA context, cuBLAS/cuBLASLt workspaces and the loaded kernel
+  modules. How much of it the pool is charged depends on the profiler generation:
+  - the whole of it (NON_TORCH_GIB[1], fitted on the calibration logs) where the profiler counts every byte the device
+    has in use outside torch: V0 before 0.7 (0.6.3 and earlier: `init_gpu_memory − free`; 0.6.4: the "Memory
+    profiling results" line, e.g. vLLM #10360's non_torch_memory=0.44GiB on one RTX A6000) and V1 0.8.x
+    (vllm/v1/worker/gpu_worker.py `determine_available_memory`: `non_torch_allocations = total − free − torch
+    allocated`, every process's memory on the device: vLLM PR #19312, "V1's memory profiling incorrectly counts
+    memory used by other processes as non_torch_allocations");
+  - only what grew since the baseline snapshot (NON_TORCH_SINCE_BASELINE_GIB) where the profiler is vllm/utils
+    `memory_profiling(baseline_snapshot, weights_memory)`: `non_torch_increase = (after_profile −
+    baseline).non_torch_memory`, with non-torch = (total − free) − `torch.cuda.memory_reserved()`. The context and
+    whatever existed at the snapshot are not charged ("init_non_torch_memory = func() # cuda context memory", vLLM PR
+    #11809). V0 from 0.7 (PR #10511, "overhaul memory profiling", merged 2024-12 for 0.6.5, measured the increase
+    against `allocated_bytes`, which counts the allocator's unreleased blocks as non-torch; PR #11809, 2025-01, for
+    0.7.0, measures against `memory_reserved`) and V1 from 0.9 (PR #19312, "Reuse V0's memory_profiling util for gpu
+    worker memory profiling", 2025-06). The logs print that increase: 0.05 GiB (OCI, 0.7.x, one A10), 0.07 GiB
+    (kolyangg, 0.10.2, one H100), 0.16 GiB (PR #12126, one H100, a vision model).
 * NCCL: the communicators' buffers with TP/PP > 1 (and vLLM's custom all-reduce buffers over NVLink): charged where
   they are created after the memory baseline. V0 ≥ 0.6.4 (`memory_profiling` with the `baseline_snapshot` of
   `init_device`, taken before `init_worker_distributed_environment`) and V1 before 0.11 (V1 0.8.x:
@@ -67,6 +82,9 @@ from tools.serving_profiles import VllmEngine
 # vLLM releases (0, minor) at which a pool term changed (see the module docstring for the sources).
 VLLM_NCCL_BEFORE_SNAPSHOT_FROM = (0, 11)  # PR #25359: NCCL buffers allocated before the memory baseline
 VLLM_CUDAGRAPH_ESTIMATE_FROM = (0, 21)  # VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS on by default
+# Per engine generation, the first release whose profiler charges only the non-torch memory that grew since its
+# baseline snapshot (vllm/utils `memory_profiling`): V0 PR #10511 + #11809 (0.7.0), V1 PR #19312 (0.9).
+VLLM_NON_TORCH_SINCE_BASELINE_FROM = {VllmEngine.v0: (0, 7), VllmEngine.v1: (0, 9)}
 
 
 class PoolRule(str, Enum):
@@ -87,6 +105,9 @@ class KvPoolInputs(Strict):
                                                    "(the stated value, else the engine's default)")
     weights_gib: float = Field(ge=0, description="weights on this GPU")
     non_torch_gib: float = Field(ge=0, description="cuBLAS workspaces, kernel modules, CUDA context (NON_TORCH_GIB[1])")
+    non_torch_growth_gib: float | None = Field(default=None, ge=0, description="vLLM: the part of it that grows after "
+                                               "the profiler's baseline snapshot (NON_TORCH_SINCE_BASELINE_GIB); "
+                                               "None: the whole non_torch_gib is charged whatever the release")
     nccl_gib: float = Field(default=0.0, ge=0, description="NCCL / custom all-reduce buffers (0 on one GPU)")
     forward_gib: float = Field(default=0.0, ge=0, description="the profile run's forward-pass peak above the weights")
     sampler_gib: float = Field(default=0.0, ge=0, description="the profile run's sampler warm-up peak")
@@ -116,10 +137,21 @@ def nccl_charged(engine: VllmEngine | None, release: tuple[int, int] | None) -> 
     return release < VLLM_NCCL_BEFORE_SNAPSHOT_FROM
 
 
+def non_torch_since_baseline(engine: VllmEngine | None, release: tuple[int, int] | None) -> bool:
+    """Whether vLLM's profiler charges only the non-torch memory that grew since its baseline snapshot (vllm/utils
+    `memory_profiling`: V0 from 0.7, V1 from 0.9) rather than all of it; an unstated release or engine keeps the whole
+    charge (the calibration logs' rule, and the smaller pool)."""
+    if engine is None or release is None:
+        return False
+    return release >= VLLM_NON_TORCH_SINCE_BASELINE_FROM[engine]
+
+
 def vllm_pool(i: KvPoolInputs) -> KvPoolTerms:
     """vLLM: gpu_memory_utilization × total − weights − non-torch − NCCL (where charged) − activation − CUDA graphs."""
     charged = nccl_charged(i.vllm_engine, i.vllm_release)
-    non_torch = i.non_torch_gib + (i.nccl_gib if charged else 0.0)
+    growth = i.non_torch_growth_gib is not None and non_torch_since_baseline(i.vllm_engine, i.vllm_release)
+    base = i.non_torch_growth_gib if growth else i.non_torch_gib
+    non_torch = base + (i.nccl_gib if charged else 0.0)
     activation = max(i.forward_gib, i.sampler_gib)
     graphs = i.cudagraph_gib if (i.vllm_release or (0, 0)) >= VLLM_CUDAGRAPH_ESTIMATE_FROM else 0.0
     budget = i.fraction * i.total_gib
@@ -166,4 +198,5 @@ def kv_pool(i: KvPoolInputs) -> KvPoolTerms:
 
 
 __all__ = ["KvPoolInputs", "KvPoolTerms", "PoolRule", "VLLM_CUDAGRAPH_ESTIMATE_FROM", "VLLM_NCCL_BEFORE_SNAPSHOT_FROM",
-           "context_pool", "kv_pool", "nccl_charged", "sglang_pool", "trtllm_pool", "vllm_pool"]
+           "VLLM_NON_TORCH_SINCE_BASELINE_FROM", "context_pool", "kv_pool", "nccl_charged", "non_torch_since_baseline",
+           "sglang_pool", "trtllm_pool", "vllm_pool"]

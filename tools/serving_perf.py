@@ -87,6 +87,7 @@ from tools.serving_profiles import (
     FP32_LANES_PER_SM,
     LLAMACPP_COMPUTE_BUFFER_GIB,
     NON_TORCH_GIB,
+    NON_TORCH_SINCE_BASELINE_GIB,
     PCIE_ALLREDUCE_SHARE,
     PCIE_GBPS,
     PIPELINE_HOP_MS,
@@ -104,6 +105,7 @@ from tools.serving_profiles import (
     V0_MAX_SEQS,
     V0_MIN_BATCHED_TOKENS,
     VLLM_BATCHED_TOKENS,
+    VLLM_BATCHED_TOKENS_IN_PROCESS,
     VLLM_BIG_GPU_GIB,
     VLLM_MAX_SEQS,
     WEIGHT_READ_PARALLELISM,
@@ -351,8 +353,9 @@ def vllm_profile_batch(req: ServingRequest, context: int, big: bool) -> tuple[in
     """(tokens, max_num_seqs, chunked prefill) of vLLM's scheduler, which its profile run uses.
 
     V0 without chunked prefill runs max(max_model_len, 2048) tokens; V0 chunks by itself above a 32K context (a
-    2048-token budget). V1 always chunks, at its step budget (8192 on ≥ 70 GiB GPUs that are not A100s, else 2048);
-    with chunked prefill off it too needs the whole context in one step.
+    2048-token budget). V1 always chunks, at its step budget (8192 on ≥ 70 GiB GPUs that are not A100s, else 2048,
+    through the OpenAI server; 16384 / 8192 in process, the LLM class: VLLM_BATCHED_TOKENS_IN_PROCESS); with chunked
+    prefill off it too needs the whole context in one step.
     """
     size = "big" if big else "other"
     if req.vllm_engine == VllmEngine.v0:
@@ -361,7 +364,8 @@ def vllm_profile_batch(req: ServingRequest, context: int, big: bool) -> tuple[in
         seqs = req.max_num_seqs or V0_MAX_SEQS
     else:
         chunked = req.chunked_prefill is not False
-        default = VLLM_BATCHED_TOKENS[size] if chunked else max(context, VLLM_BATCHED_TOKENS[size])
+        budget = (VLLM_BATCHED_TOKENS_IN_PROCESS if req.in_process else VLLM_BATCHED_TOKENS)[size]
+        default = budget if chunked else max(context, budget)
         seqs = req.max_num_seqs or VLLM_MAX_SEQS[size]
     return req.max_batched_tokens or default, seqs, chunked
 
@@ -377,13 +381,14 @@ def _size_memory(p: Plan) -> None:
     forward = sampled = buffer = 0.0
     profile: dict[str, object] = {}  # what vLLM's profile run assumed, for the memory note
     engine, release = None, vllm_release(req.engine_version)
+    growth = None  # vLLM only: the non-torch memory its profiler sees grow after the baseline (by release, kv_pool)
     if req.engine.value == "vllm":
         batched, seqs, chunked = vllm_profile_batch(req, p.context_len, big)
         sampler = req.vllm_sampler or (SamplerWarmup.sort if req.vllm_engine == VllmEngine.v0 else SamplerWarmup.fused)
         warmup = min(seqs, batched)  # one sampled token per dummy sequence
         forward = forward_peak_bytes(p.model, batched, p.layout.tp) / GIB
         sampled = sampler_peak_bytes(p.model, batched, warmup, sampler) / GIB
-        engine = req.vllm_engine
+        engine, growth = req.vllm_engine, NON_TORCH_SINCE_BASELINE_GIB
         profile = dict(vllm_engine=req.vllm_engine.value, chunked_prefill=chunked, sampler=sampler.value,
                        warmup_sequences=warmup)
         rule, fraction = PoolRule.vllm, req.gpu_memory_utilization or prof.default_memory_fraction
@@ -404,7 +409,7 @@ def _size_memory(p: Plan) -> None:
         buffer, nccl = LLAMACPP_COMPUTE_BUFFER_GIB, 0.0
         rule, fraction = PoolRule.context, req.gpu_memory_utilization or prof.default_memory_fraction
     terms = kv_pool(KvPoolInputs(rule=rule, total_gib=p.visible_gib, fraction=fraction, weights_gib=weights_gib,
-                                 non_torch_gib=base, nccl_gib=nccl, forward_gib=forward, sampler_gib=sampled,
+                                 non_torch_gib=base, non_torch_growth_gib=growth, nccl_gib=nccl, forward_gib=forward, sampler_gib=sampled,
                                  buffer_gib=buffer, vllm_engine=engine, vllm_release=release))
     non_torch, activation = terms.non_torch_gib, terms.activation_gib
     if rule == PoolRule.vllm:

@@ -165,6 +165,11 @@ TORCH_VISIBLE_FRACTION = 0.9947
 VLLM_BIG_GPU_GIB = 70.0
 VLLM_BATCHED_TOKENS = {"big": 8192, "other": 2048}
 VLLM_MAX_SEQS = {"big": 1024, "other": 256}
+# The same table's in-process column (UsageContext.LLM_CLASS: the LLM class behind LLM.generate, `vllm bench
+# throughput` and `vllm bench latency`): max_num_batched_tokens 16384 on the big GPUs and 8192 on the others, the same
+# max_num_seqs. The spent tokenkaki logs show it: on one A100-40GB the 0.9.2 server prints 2048, both offline engines
+# (0.9.2 and 0.19.1) 8192.
+VLLM_BATCHED_TOKENS_IN_PROCESS = {"big": 16384, "other": 8192}
 # SGLang (python/sglang/srt/server_args.py): mem_fraction_static 0.88 / 0.87 / 0.85 / 0.81 / 0.79 for TP 1 / 2 /
 # 4 / 8 / 16; chunked_prefill_size 8192 (2048 below 25 GB).
 SGLANG_MEM_FRACTION = ((16, 0.79), (8, 0.81), (4, 0.85), (2, 0.87), (1, 0.88))
@@ -189,6 +194,12 @@ ADMISSION_OUTPUT_RESERVE = {"vllm": 0.0, "sglang": 0.7, "trtllm": 1.0, "llamacpp
 # GPU adds NCCL's buffers: large over NVLink (NVLink/NVLS channels, vLLM's custom all-reduce buffers), small over
 # PCIe, where GPUs without peer-to-peer access get neither (vLLM disables its custom all-reduce there).
 NON_TORCH_GIB = {1: 0.4, "nvlink": 2.5, "pcie": 0.75}
+# vLLM releases whose profiler charges only the non-torch memory that grew after its baseline snapshot (V0 from 0.7,
+# V1 from 0.9: tools/kv_pool.py `non_torch_since_baseline`, with the sources) charge this instead of NON_TORCH_GIB[1]
+# on every GPU (the CUDA context is in the baseline): the median of the increases such logs print on one GPU, 0.05 GiB
+# (OCI Data Science troubleshooting page, 0.7.x, one A10: "non_torch 0.05GiB"), 0.07 GiB (kolyangg/mlops, 0.10.2, one
+# H100: "0.07 GiB for non-torch memory") and 0.16 GiB (vLLM PR #12126, one H100: "non_torch_memory takes 0.16GiB").
+NON_TORCH_SINCE_BASELINE_GIB = 0.07
 
 # ---------------------------------------------------------------- vLLM's profile run (the activation peak)
 #

@@ -111,6 +111,9 @@ class ServingRequest(Strict):
                                                                    "above a 32K context)")
     vllm_sampler: SamplerWarmup | None = Field(default=None, description="vLLM profile run's top-k/top-p warm-up "
                                                                          "(default: sort on V0, fused on V1)")
+    in_process: bool | None = Field(default=None, description="vLLM: the engine runs in the caller's process (the LLM "
+                                    "class: LLM.generate, vllm bench throughput / latency), whose step budget "
+                                    "defaults larger; None or False: through the OpenAI API server")
     engine_version: str | None = Field(default=None, max_length=40, description="the engine release as published (\"0.11.0\"): "
                                                                  "vLLM's pool rules by release (tools/kv_pool.py); "
                                                                  "None: the rules the constants were fitted under")
