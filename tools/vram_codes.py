@@ -83,7 +83,14 @@ class VramCode(NoteCode):
     pure_half = "vram.pure_half"  # precision
     deepspeed_layout = "vram.deepspeed_layout"  # stage (zero1 | zero2 | zero3)
     amp_layout = "vram.amp_layout"
-    half_model_layout = "vram.half_model_layout"  # precision (the model's 16-bit format; fp32 master copy in the optimizer)
+    half_model_layout = "vram.half_model_layout"  # precision (the model's 16-bit format; fp32 master copy in the optimizer),
+    # fp32_grad_buffer (bool: bf16's gradients accumulate in one fp32 buffer, Megatron-LM's rule)
+    main_grads_at_step = "vram.main_grads_at_step"  # main_gib (the fp32 main gradients the step makes), counted_gib
+    # (of them, beyond what backward's short-lived tensors held)
+    offload_grads_per_unit = "vram.offload_grads_per_unit"  # fairscale FSDP: each unit's gradient moves to the CPU
+    # as its backward ends (no staging)
+    ddp_after_backward = "vram.ddp_after_backward"  # a 16-bit model's gradient all-reduce runs after backward
+    # (Megatron-LM, DeepSpeed stage 0): its copy counts only beyond what backward freed
     fp8_training = "vram.fp8_training"
     cpu_offload = "vram.cpu_offload"  # params_too, fsdp
     ddp_buckets = "vram.ddp_buckets"
