@@ -222,6 +222,7 @@ RUNS: dict[str, Callable[[Env], Any]] = {
     "encoder inference": _vram("bert-base"),
     "encoder fine-tune": _vram("bert-base", mode="full"),
     "profiled model, inference": _vram("sdxl"),
+    "profiled model with a measured inference working set": _vram("whisper-large-v3", precision="fp16"),
     "profiled model, training": _vram("sdxl", mode="full"),
     "vision transformer, checkpointed training": _vram("vit-b-16", mode="full", checkpointing="full"),
     "vision transformer with a model EMA": _vram("vit-b-16", mode="full", precision="fp16", autocast=True,

@@ -125,3 +125,26 @@ def test_fairscale_moves_gradients_to_the_cpu_per_unit(gpus, per_unit, staged):
 def test_the_new_fields_refuse_the_settings_they_do_not_qualify(kw):
     with pytest.raises(ValidationError, match="(main_grads_at_step|fsdp_grads_to_cpu_per_unit) only applies with"):
         VramRequest(**kw)
+
+
+def _profiled(inference_bytes: float | None):
+    from tools.domain import ActivationProfile, ModelKind, ModelSpec
+
+    profile = ActivationProfile(bytes_per_sample=10 * GIB, reference="training, fp32", source="test",
+                                inference_bytes_per_sample=inference_bytes, inference_reference="eval, fp32")
+    return ModelSpec(key="toy-audio", name="toy", family="whisper", kind=ModelKind.speech, params=1.0e9, source="test",
+                     activation_profile=profile)
+
+
+@pytest.mark.parametrize(("inference_bytes", "precision", "batch", "component", "gib"), [
+    # measured eval-mode working set, fp32: taken as measured
+    (0.5 * GIB, "fp32", 1, Component.working_set, 0.5),
+    # 16-bit inference: every tensor at 2 B, half the fp32 measurement; per sample
+    (0.5 * GIB, "fp16", 4, Component.working_set, 1.0),
+    # no inference measurement: the training profile, as before
+    (None, "fp16", 1, Component.activations, 10.0),
+])
+def test_inference_of_a_profiled_model_uses_its_eval_mode_working_set(inference_bytes, precision, batch, component,
+                                                                      gib):
+    e = estimate_vram(_profiled(inference_bytes), VramRequest(mode="inference", precision=precision, batch_size=batch))
+    assert _parts(e)[component.value] == pytest.approx(gib, abs=1e-3)

@@ -484,6 +484,13 @@ def _inference(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Preci
         return
     if model.activation_profile is not None:
         prof = model.activation_profile
+        if prof.inference_bytes_per_sample is not None:
+            # an eval-mode forward keeps nothing for backward: what is alive at once, measured on the architecture in
+            # fp32 (measure_activations.py `inference_per_sample`), every tensor in the compute dtype (2 B in 16-bit)
+            scale = reg.compute / FP32
+            acc.add(Component.working_set, prof.inference_bytes_per_sample * scale * b, act_precision)
+            acc.say(VramCode.profile_inference_working_set, batch_size=b, element_bytes=reg.compute)
+            return
         acc.add(Component.activations, prof.bytes_per_sample * b)
         acc.say(VramCode.profile_inference, reference=prof.reference, source=prof.source, batch_size=b)
         return

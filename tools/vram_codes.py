@@ -70,6 +70,8 @@ class VramCode(NoteCode):
     overhead = "vram.overhead"  # context_gib, slack_fraction
     offload_ram = "vram.offload_ram"  # cpu_gib
     profile_inference = "vram.profile_inference"  # reference, source, batch_size
+    profile_inference_working_set = "vram.profile_inference_working_set"  # batch_size, element_bytes (the compute
+    # dtype's, the fp32 measurement scaled to it; the measured input is the profile's inference_reference)
     profile_training = "vram.profile_training"  # reference, source, batch_size
     profile_no_checkpointing = "vram.profile_no_checkpointing"
     encoder_no_kv = "vram.encoder_no_kv"

@@ -265,6 +265,12 @@ ASSUMPTIONS = {
                       "（PyTorch 缓存分配器）"),
     "vram.offload_ram": ("CPU offload: about {cpu_gib:gib} of host RAM per GPU moved off the GPU",
                          "CPU offload：每卡约 {cpu_gib:gib} 移到主机内存"),
+    "vram.profile_inference_working_set": (
+        "inference working set from the catalog's measured eval-mode forward, at {element_bytes} B per element, "
+        "× batch {batch_size}; nothing is kept for backward",
+        "推理工作集取自目录中实测的评估模式前向传播，每个元素 {element_bytes} B，× batch {batch_size}；"
+        "不为反向传播保留任何张量",
+    ),
     "vram.profile_inference": ("activations from the measured profile ({reference}; {source}) × batch {batch_size}; "
                                "measured for training, so an upper bound for inference",
                                "激活值取自实测数据（每样本）× batch {batch_size}；该数据在训练时测得，推理时为上界"),
