@@ -222,6 +222,7 @@ RUNS: dict[str, Callable[[Env], Any]] = {
     "encoder inference": _vram("bert-base"),
     "encoder fine-tune": _vram("bert-base", mode="full"),
     "profiled model, inference": _vram("sdxl"),
+    "profiled model with a measured inference working set": _vram("whisper-large-v3", precision="fp16"),
     "profiled model, training": _vram("sdxl", mode="full"),
     "vision transformer, checkpointed training": _vram("vit-b-16", mode="full", checkpointing="full"),
     "vision transformer with a model EMA": _vram("vit-b-16", mode="full", precision="fp16", autocast=True,
@@ -252,6 +253,14 @@ RUNS: dict[str, Callable[[Env], Any]] = {
     "full fine-tune, gradients freed after each step": _vram("llama-2-7b", mode="full", master_weights="none", foreach_step=True, grads_to_none=True),
     "Megatron-LM fp16 (16-bit model, fp32 masters in the optimizer), vocab-parallel loss": _vram(
         "gpt2", mode="pretrain", precision="fp16", gpus=8, tp=2, sharding="ddp", autocast=False, vocab_parallel_loss=True),
+    "Megatron-LM fp16 since 2021-07: fp32 main gradients made at the step": _vram(
+        "gpt2", mode="pretrain", precision="fp16", gpus=4, sharding="ddp", autocast=False, main_grads_at_step=True,
+        checkpointing="full", batch_size=1, seq_len=128),
+    "Megatron-LM bf16 (fp32 gradient buffer)": _vram(
+        "gpt2", mode="pretrain", precision="bf16", gpus=2, sharding="ddp", autocast=False),
+    "fairseq FSDP with CPU offload on one GPU (fairscale: gradients to the CPU per unit)": _vram(
+        "llama-2-7b", mode="pretrain", precision="fp16", sharding="fsdp", offload="cpu", autocast=False,
+        fsdp_grads_to_cpu_per_unit=True),
     "torchtitan op-level selective AC": _vram("llama-3.1-8b", mode="pretrain", gpus=8, sharding="fsdp", checkpointing="selective", ac_option="op"),
     "torchtitan layer-level selective AC": _vram("llama-3.1-8b", mode="pretrain", gpus=8, sharding="fsdp", checkpointing="selective", ac_option=2),
     "full fp32": _vram("llama-2-7b", mode="full", precision="fp32", optimizer="sgd", checkpointing="none"),
@@ -516,7 +525,7 @@ ALLOWED_LATIN = {
     # hardware and links
     "nvlink", "pcie", "infiniband", "rdma", "cuda", "vgpu", "nvidia", "bf", "fp", "sxm",
     # software and papers
-    "pytorch", "torch", "amp", "hf", "trainer", "peft", "deepspeed", "megatron", "llama", "mlp", "swiglu", "mlm",
+    "pytorch", "torch", "amp", "hf", "trainer", "peft", "deepspeed", "megatron", "fairscale", "llama", "mlp", "swiglu", "mlm",
     "bitsandbytes", "gptq", "awq", "adamw", "adafactor", "sgd", "torchtune", "litgpt", "unsloth", "vllm", "korthikanti",
     "shoeybi", "raschka", "arxiv", "logit", "usd", "cny", "transformer",
 }

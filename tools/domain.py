@@ -339,6 +339,11 @@ class ActivationProfile(Strict):
     bytes_per_sample: float = Field(gt=0)
     reference: str = Field(description="e.g. '224x224 image, fp16 AMP' or '512x512, fp16'")
     source: str
+    inference_bytes_per_sample: float | None = Field(
+        default=None, gt=0, description="fp32 bytes per sample alive at once in an eval-mode, no-grad forward (the "
+        "inference working set, measure_activations.py `inference_per_sample`); None: not measured, and inference "
+        "takes bytes_per_sample")
+    inference_reference: str | None = Field(default=None, description="the inference measurement's input")
 
 
 class ModelSpec(Strict):

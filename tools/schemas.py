@@ -127,6 +127,17 @@ class VramRequest(Strict):
                                    "Runner.step, nanoGPT's `logits, loss = model(X, Y)`), so the logits count at the "
                                    "loss's backward moment too. False: the step returns the loss alone (HF Trainer "
                                    "compute_loss, a Lightning training_step)")
+    main_grads_at_step: bool = Field(
+        default=False, description="with autocast false (a 16-bit model, fp32 master weights in the optimizer): the fp32 "
+                                   "main gradients are made by the optimizer step and freed by the next zero_grad "
+                                   "(Megatron-LM since 4fd6432, 2021-07-09, and megatron/core), so they count only in "
+                                   "their excess over what backward frees. False: held beside backward (Megatron-LM "
+                                   "before it; DeepSpeed's stage-0 FP16_Optimizer, whose step flattens fp32 copies)")
+    fsdp_grads_to_cpu_per_unit: bool = Field(
+        default=False, description="with sharding fsdp and offload cpu: each unit's gradient moves to its CPU buffer "
+                                   "inside the unit's post-backward hook (fairscale's FSDP, fairseq's: `param.grad.data "
+                                   "= param._cpu_grad`), so no gradient waits on the GPU until backward ends. False: "
+                                   "torch FSDP, which keeps each GPU shard until backward ends")
     model_ema: bool = Field(
         default=False, description="full training keeps a model EMA on the GPU (timm ModelEma, DeiT's --model-ema): one "
                                    "more copy of the weights in the model's dtype. False: no EMA, or one kept on the CPU")
@@ -171,6 +182,17 @@ class VramRequest(Strict):
             raise InputError(Note.of(ErrorCode.field_needs, field=field, needs=needs))
         if self.dense_loss_heads != 1 and self.dense_classes is None:
             raise InputError(Note.of(ErrorCode.field_needs, field="dense_loss_heads", needs="dense_classes"))
+        if self.main_grads_at_step and (self.autocast is not False or self.master_weights != MasterWeights.fp32
+                                        or self.mode not in (Mode.full, Mode.pretrain)
+                                        or self.precision != Precision.fp16
+                                        or self.sharding not in (Sharding.none, Sharding.ddp)):
+            # the fp16 half-model layout only (bf16's gradients accumulate in the fp32 buffer the step reads)
+            raise InputError(Note.of(ErrorCode.field_needs, field="main_grads_at_step",
+                                     needs="mode=full|pretrain, precision=fp16, master_weights=fp32, autocast=false, "
+                                           "sharding=none|ddp"))
+        if self.fsdp_grads_to_cpu_per_unit and (self.sharding != Sharding.fsdp or self.offload != Offload.cpu):
+            raise InputError(Note.of(ErrorCode.field_needs, field="fsdp_grads_to_cpu_per_unit",
+                                     needs="sharding=fsdp, offload=cpu"))
         if (not self.bnb_double_quant or self.bnb_compute_fp32) and not four_bit:
             field = "bnb_double_quant" if not self.bnb_double_quant else "bnb_compute_fp32"
             raise InputError(Note.of(ErrorCode.field_needs, field=field, needs="precision=nf4|int4|mode=qlora"))

@@ -54,7 +54,10 @@ freed gradients (`grads_to_none`), TRL's bf16 recast after the k-bit upcast and 
 (VramRequest fields, each checked there against the setting it qualifies), and whether a loss written in the
 training script upcasts the logits (`logits_upcast`), and Megatron-LM's vocabulary-parallel loss, in place over one
 fp32 copy of the logits (`vocab_parallel_loss`). Under torch FSDP with CPU offload the gradient shards stay on the
-GPU until backward ends, in the post-backward stream's pool (`_offload_grad_staging`); PEFT's k-bit preparation
+GPU until backward ends, in the post-backward stream's pool (`_offload_grad_staging`), unless fairscale's FSDP moves
+each unit's gradient to the CPU as its backward ends (`fsdp_grads_to_cpu_per_unit`); a 16-bit model with its fp32
+masters in the optimizer (Megatron-LM) all-reduces after backward, keeps bf16 gradients in one fp32 buffer, and, when
+stated, makes its fp32 main gradients at the step (`main_grads_at_step`, `_after_backward_copies`); PEFT's k-bit preparation
 leaves the LM head in fp32, so without autocast its logits are fp32 (`head_fp32`). A vision transformer's training
 activations are counted block by block, each saved tensor in its own dtype (`_vit_token_bytes`), not taken from the
 catalog's measured profile; without a fused attention kernel its scores are an explicit softmax, fp32 under autocast
@@ -481,6 +484,13 @@ def _inference(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Preci
         return
     if model.activation_profile is not None:
         prof = model.activation_profile
+        if prof.inference_bytes_per_sample is not None:
+            # an eval-mode forward keeps nothing for backward: what is alive at once, measured on the architecture in
+            # fp32 (measure_activations.py `inference_per_sample`), every tensor in the compute dtype (2 B in 16-bit)
+            scale = reg.compute / FP32
+            acc.add(Component.working_set, prof.inference_bytes_per_sample * scale * b, act_precision)
+            acc.say(VramCode.profile_inference_working_set, batch_size=b, element_bytes=reg.compute)
+            return
         acc.add(Component.activations, prof.bytes_per_sample * b)
         acc.say(VramCode.profile_inference, reference=prof.reference, source=prof.source, batch_size=b)
         return
@@ -550,6 +560,7 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
     half_model = p in (Precision.fp16, Precision.bf16) and not pure_half and sh in (Sharding.none, Sharding.ddp) \
         and req.autocast is False
     amp = False  # torch AMP over fp32 weights without FSDP (which casts the gathered weights to 16-bit itself)
+    main_grads_at_step = 0.0  # a 16-bit model's fp32 main gradients, made by the optimizer step (`half_model`)
 
     half = _half(p)  # the 16-bit format of "16-bit" tensors: fp16 when asked for, else bf16
 
@@ -628,12 +639,33 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
         elif half_model:
             # 2 (16-bit weights) + 2 (16-bit gradients) + 4 (fp32 master) + 4 (fp32 main gradients) + optimizer states;
             # the activations keep the 16-bit element sizes (no autocast casts anything)
-            acc.say(VramCode.half_model_layout, precision=half)
+            fp32_buffer = p == Precision.bf16
+            acc.say(VramCode.half_model_layout, precision=half, fp32_grad_buffer=fp32_buffer)
             put(Component.weights, n * 2, shard_param, False, half)
-            grad_bytes = n * 2  # Megatron's local DDP all-reduces a coalesced copy of the 16-bit gradients
-            put(Component.gradients, grad_bytes, shard_grad, True, half)
+            if fp32_buffer:
+                # Megatron-LM --bf16 turns accumulate_allreduce_grads_in_fp32 on (megatron/arguments.py at d63c254,
+                # lines 166-173: "bfloat16 requires gradient accumulation and all-reduce to be done in fp32"), so the
+                # local DDP's contiguous gradient buffer (megatron/model/distributed.py MemoryBuffer, `param.main_grad`)
+                # is fp32, backward's param_hook adds each 16-bit .grad into it and frees it (`param.grad = None`), and
+                # the optimizer's `main_param.grad = model_param.main_grad.float()` (optimizer.py line 623) is that
+                # buffer itself (.float() of an fp32 tensor copies nothing): one persistent fp32 gradient, 4 B
+                grad_bytes = n * 4
+                put(Component.gradients, grad_bytes, shard_grad, True, Precision.fp32)
+            else:
+                # fp16: the contiguous buffer is fp16 (2 B, persistent: zero_grad_buffer zeroes it in place) and the
+                # optimizer keeps fp32 main gradients (4 B). Stated (`VramRequest.main_grads_at_step`): they are made
+                # from the buffer at the step (`main_grad.float()`) and freed by the next iteration's
+                # optimizer.zero_grad() (set_to_none=True over fp32_from_float16_groups since 4fd6432, 2021-07-09,
+                # "fixed zero_grad for fp32_from_float16_groups"), so they count after backward (`_main_grads_at_step`);
+                # otherwise beside it (Megatron-LM before that commit allocates them once, `torch.empty_like`, and
+                # never frees them: optimizer.py at 8aa4619 lines 221-235)
+                grad_bytes = n * 2
+                put(Component.gradients, grad_bytes, shard_grad, True, half)
+                if req.main_grads_at_step:
+                    main_grads_at_step = n * 4 / mp / shard_opt
+                else:
+                    put(Component.gradient_partition, n * 4, shard_opt, True, Precision.fp32)
             put(Component.master_weights, n * 4, shard_opt, True, Precision.fp32)
-            put(Component.gradient_partition, n * 4, shard_opt, True, Precision.fp32)
             put(Component.optimizer_states, _opt_state_bytes(req.optimizer, False, n, embed, acc), shard_opt, True, None)
         elif deepspeed:
             # ZeRO paper (Rajbhandari et al. 2020, §3.1): mixed-precision Adam holds 2Ψ (fp16 params) + 2Ψ (fp16
@@ -659,7 +691,13 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
             # 18 bytes/param with AdamW = 4+2 (model) + 4 (grads) + 8 (optimizer).
             acc.say(VramCode.amp_layout)
             put(Component.master_weights, n * 4, shard_param, offload and params_gathered, Precision.fp32)
-            if shard_param == 1:
+            # Only outside ZeRO-3/FSDP: FSDP casts and gathers the 16-bit parameters unit by unit on one GPU too
+            # (torch FSDP runs NO_SHARD at world size 1, _init_utils.py `_init_process_group_state`, and its
+            # MixedPrecision casts each FlatParameter as it unshards it; fairscale's FSDP `_rebuild_full_params` casts
+            # each unit's fp32 shard with `_cast_fp32_param_shards_to_fp16` and frees the 16-bit copy after the unit
+            # has run), so there is no whole-model autocast copy, and the activations keep the 16-bit sizes of a model
+            # that computes in 16-bit (the same count as on several GPUs)
+            if not params_gathered:
                 acc.add(Component.autocast_copies, n * 2 / mp, half)
                 amp = True
             grad_bytes = n * 4
@@ -681,7 +719,18 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
 
     if offload:
         acc.say(VramCode.cpu_offload, params_too=params_gathered, fsdp=sh == Sharding.fsdp)
-    if sh == Sharding.ddp and dp > 1:
+    coalesced = 0.0  # a 16-bit model's gradient all-reduce copy, made after backward (`_after_backward_copies`)
+    if sh == Sharding.ddp and dp > 1 and half_model:
+        # Megatron-LM's local DDP runs its all-reduce after forward_backward_func returns (training.py train_step:
+        # `optimizer.reduce_model_grads`), not during backward: in place over its contiguous gradient buffer
+        # (megatron/model/distributed.py at d63c254, allreduce_gradients: `torch.distributed.all_reduce(buffer_.data,
+        # ...)`), or, without contiguous buffers, over a coalesced copy of the 16-bit gradients (`coalesced =
+        # _flatten_dense_tensors(grads)`), freed before the step; DeepSpeed's stage-0 engine likewise all-reduces
+        # flattened buckets after backward (`buffered_allreduce_fallback`). So no bucket is held at the backward peak;
+        # the copy, at most the 16-bit gradient, counts only in its excess over what backward freed
+        coalesced = grad_bytes / mp
+        acc.say(VramCode.ddp_after_backward)
+    elif sh == Sharding.ddp and dp > 1:
         # torch DDP copies gradients into all-reduce buckets unless
         # gradient_as_bucket_view=True (PyTorch DDP docs): one more gradient-sized buffer.
         acc.add(Component.ddp_buckets, grad_bytes / mp)
@@ -723,8 +772,37 @@ def _training(model: ModelSpec, shape: Shape | None, req: VramRequest, p: Precis
     if foreach or grads_freed:
         buffer = trainable_params / mp / shard_opt * (2.0 if pure_half else 4.0) if foreach else 0.0
         _after_backward(buffer, 2.0 if pure_half else 4.0, foreach, grads_freed, acc)
-    if offload and sh == Sharding.fsdp and grad_bytes > 0:
+    if main_grads_at_step > 0 or coalesced > 0:
+        _after_backward_copies(main_grads_at_step, coalesced, acc)
+    if offload and sh == Sharding.fsdp and grad_bytes > 0 and req.fsdp_grads_to_cpu_per_unit:
+        # Stated (`VramRequest.fsdp_grads_to_cpu_per_unit`): fairscale's FSDP (fairscale/nn/data_parallel/
+        # fully_sharded_data_parallel.py `_post_reduction_hook`, and at world size 1 `_post_backward_hook` calls it
+        # directly) copies each unit's reduced gradient into the pinned `_cpu_grad` and repoints it there
+        # (`param.grad.data = param._cpu_grad`) as the unit's backward ends: only the unit in flight is on the GPU,
+        # which `comm_buckets` already counts
+        acc.say(VramCode.offload_grads_per_unit)
+    elif offload and sh == Sharding.fsdp and grad_bytes > 0:
         _offload_grad_staging(grad_bytes / mp / shard_grad, acc)
+
+
+def _after_backward_copies(main: float, coalesced: float, acc: _Acc) -> None:
+    """What a 16-bit model's trainer allocates once backward has freed the activations: the gradient all-reduce's
+    coalesced copy (`coalesced`, `VramCode.ddp_after_backward`), then, freed before it, the fp32 main gradients the step
+    makes (`main`, stated by `VramRequest.main_grads_at_step`): Megatron-LM's Float16OptimizerWithFloat16Params.step
+    makes them (`_copy_model_grads_to_main_grads`: `main_param.grad = model_param.main_grad.float()`,
+    megatron/optimizer/optimizer.py at d63c254 line 623) after forward_backward_func and the all-reduce, and train_step's
+    `optimizer.zero_grad()` frees them (set_to_none=True over fp32_from_float16_groups, line 581) before the next
+    forward. The two never coexist, so the larger of them, beyond what the step already holds there
+    (`optimizer_step`), counts only in its excess over backward's short-lived tensors (activations, logits)."""
+    transient = sum(v for c, v in acc.parts.items() if c in TRANSIENT)
+    already = acc.parts.get(Component.optimizer_step, 0.0)
+    after = max(main, coalesced)
+    counted = max(0.0, max(0.0, after + already - transient) - already)
+    if main > 0:
+        acc.add(Component.gradient_partition, counted, Precision.fp32)
+        acc.say(VramCode.main_grads_at_step, main_gib=round(main / GIB, 3), counted_gib=round(counted / GIB, 3))
+    else:
+        acc.add(Component.ddp_buckets, counted)
 
 
 def _offload_grad_staging(staged: float, acc: _Acc) -> None:

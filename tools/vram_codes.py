@@ -70,6 +70,8 @@ class VramCode(NoteCode):
     overhead = "vram.overhead"  # context_gib, slack_fraction
     offload_ram = "vram.offload_ram"  # cpu_gib
     profile_inference = "vram.profile_inference"  # reference, source, batch_size
+    profile_inference_working_set = "vram.profile_inference_working_set"  # batch_size, element_bytes (the compute
+    # dtype's, the fp32 measurement scaled to it; the measured input is the profile's inference_reference)
     profile_training = "vram.profile_training"  # reference, source, batch_size
     profile_no_checkpointing = "vram.profile_no_checkpointing"
     encoder_no_kv = "vram.encoder_no_kv"
@@ -83,7 +85,14 @@ class VramCode(NoteCode):
     pure_half = "vram.pure_half"  # precision
     deepspeed_layout = "vram.deepspeed_layout"  # stage (zero1 | zero2 | zero3)
     amp_layout = "vram.amp_layout"
-    half_model_layout = "vram.half_model_layout"  # precision (the model's 16-bit format; fp32 master copy in the optimizer)
+    half_model_layout = "vram.half_model_layout"  # precision (the model's 16-bit format; fp32 master copy in the optimizer),
+    # fp32_grad_buffer (bool: bf16's gradients accumulate in one fp32 buffer, Megatron-LM's rule)
+    main_grads_at_step = "vram.main_grads_at_step"  # main_gib (the fp32 main gradients the step makes), counted_gib
+    # (of them, beyond what backward's short-lived tensors held)
+    offload_grads_per_unit = "vram.offload_grads_per_unit"  # fairscale FSDP: each unit's gradient moves to the CPU
+    # as its backward ends (no staging)
+    ddp_after_backward = "vram.ddp_after_backward"  # a 16-bit model's gradient all-reduce runs after backward
+    # (Megatron-LM, DeepSpeed stage 0): its copy counts only beyond what backward freed
     fp8_training = "vram.fp8_training"
     cpu_offload = "vram.cpu_offload"  # params_too, fsdp
     ddp_buckets = "vram.ddp_buckets"

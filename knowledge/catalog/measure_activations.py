@@ -49,6 +49,56 @@ def saved_activation_bytes(model: torch.nn.Module, inputs: dict[str, Any]) -> in
     return sum(sizes.values())
 
 
+def peak_live_bytes(model: torch.nn.Module, inputs: dict[str, Any]) -> int:
+    """Peak bytes of the distinct storages alive at once during an eval-mode, no-grad forward (parameters and
+    buffers excluded): what inference holds, since nothing is kept for backward and each op's output dies with its
+    last reference. Counted by a TorchDispatchMode: every op output's storage is added when it is made and removed
+    when the last tensor over it is collected."""
+    import weakref
+
+    from torch.utils._python_dispatch import TorchDispatchMode
+    from torch.utils._pytree import tree_flatten
+
+    fixed = {t.untyped_storage()._cdata for t in [*model.parameters(), *model.buffers()]}
+
+    class _Live(TorchDispatchMode):
+        def __init__(self) -> None:
+            super().__init__()
+            self.refs: dict[int, int] = {}
+            self.size: dict[int, int] = {}
+            self.live = self.peak = 0
+
+        def _drop(self, key: int) -> None:
+            self.refs[key] -= 1
+            if self.refs[key] == 0:
+                self.live -= self.size.pop(key)
+                del self.refs[key]
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            for t in tree_flatten(out)[0]:
+                if isinstance(t, torch.Tensor) and (key := t.untyped_storage()._cdata) not in fixed:
+                    if key not in self.size:
+                        self.size[key] = t.untyped_storage().nbytes()
+                        self.refs[key] = 0
+                        self.live += self.size[key]
+                    self.refs[key] += 1
+                    weakref.finalize(t, self._drop, key)
+            self.peak = max(self.peak, self.live)
+            return out
+
+    with torch.no_grad(), _Live() as mode:
+        model(**inputs)
+    return mode.peak
+
+
+def inference_per_sample(model: torch.nn.Module, make: Callable[[int], dict[str, Any]]) -> dict[str, int]:
+    """The eval-mode working set per sample: batch-2 peak minus batch-1 peak (`peak_live_bytes`)."""
+    model = model.eval()
+    b1, b2 = peak_live_bytes(model, make(1)), peak_live_bytes(model, make(2))
+    return {"inference_bytes_per_sample": b2 - b1, "inference_batch1_bytes": b1}
+
+
 def per_sample(model: torch.nn.Module, make: Callable[[int], dict[str, Any]]) -> dict[str, int]:
     b1 = saved_activation_bytes(model, make(1))
     b2 = saved_activation_bytes(model, make(2))
@@ -118,6 +168,14 @@ def models() -> dict[str, tuple[Callable[[], torch.nn.Module], Callable[[int], d
     return out
 
 
+# Inference inputs where they differ from training's: Whisper transcribes 30 s windows (128 or 80 mel x 3000 frames)
+# and generate() starts the decoder from its prompt tokens; no labels
+INFERENCE_INPUTS: dict[str, Callable[[int], dict[str, Any]]] = {
+    "whisper-large-v3": lambda b: {"input_features": _t(b, 128, 3000), "decoder_input_ids": _t(b, 1, dtype=torch.long)},
+    "whisper-small": lambda b: {"input_features": _t(b, 80, 3000), "decoder_input_ids": _t(b, 1, dtype=torch.long)},
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="activation bytes per training sample (fp32, meta device)")
     ap.add_argument("--only", help="one model key")
@@ -127,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.only and key != args.only:
             continue
         results[key] = per_sample(_meta(build), make)
+        if key in INFERENCE_INPUTS:  # generation's first step: the encoder over the input, the decoder over one token
+            results[key] |= inference_per_sample(_meta(build), INFERENCE_INPUTS[key])
     print(json.dumps(results, indent=2))
     return 0
 

@@ -265,6 +265,12 @@ ASSUMPTIONS = {
                       "（PyTorch 缓存分配器）"),
     "vram.offload_ram": ("CPU offload: about {cpu_gib:gib} of host RAM per GPU moved off the GPU",
                          "CPU offload：每卡约 {cpu_gib:gib} 移到主机内存"),
+    "vram.profile_inference_working_set": (
+        "inference working set from the catalog's measured eval-mode forward, at {element_bytes} B per element, "
+        "× batch {batch_size}; nothing is kept for backward",
+        "推理工作集取自目录中实测的评估模式前向传播，每个元素 {element_bytes} B，× batch {batch_size}；"
+        "不为反向传播保留任何张量",
+    ),
     "vram.profile_inference": ("activations from the measured profile ({reference}; {source}) × batch {batch_size}; "
                                "measured for training, so an upper bound for inference",
                                "激活值取自实测数据（每样本）× batch {batch_size}；该数据在训练时测得，推理时为上界"),
@@ -297,12 +303,37 @@ ASSUMPTIONS = {
                         "autocast copies 2 + fp32 grads 4 + optimizer states per param",
                         "混合精度，HF `Trainer`/torch AMP 布局（HF 显存构成文档）：每参数 fp32 权重 4 + 16 bit `autocast` 副本 2 + "
                         "fp32 梯度 4 + 优化器状态"),
-    "vram.half_model_layout": ("mixed precision, the model itself in {precision} and its fp32 master copy inside the optimizer "
-                               "(Megatron-LM's fp16/bf16 training, no autocast): per param {precision} weights 2 + {precision} "
-                               "grads 2 + fp32 master 4 + fp32 main grads 4 + optimizer states; activations in {precision}",
-                               "混合精度，模型本身是 {precision}，fp32 主权重副本在优化器里（Megatron-LM 的 fp16/bf16 训练，没有 "
-                               "`autocast`）：每参数 {precision} 权重 2 + {precision} 梯度 2 + fp32 主权重 4 + fp32 主梯度 4 + "
-                               "优化器状态；激活值为 {precision}"),
+    "vram.half_model_layout": (
+        lambda p, f: f"mixed precision, the model itself in {p['precision']} and its fp32 master copy inside the optimizer "
+        "(Megatron-LM's fp16/bf16 training, no autocast): per param "
+        + (f"{p['precision']} weights 2 + one fp32 gradient buffer 4 (bf16 gradients accumulate in fp32) + fp32 master 4"
+           if p.get("fp32_grad_buffer") else
+           f"{p['precision']} weights 2 + {p['precision']} gradient buffer 2 + fp32 master 4 (+ fp32 main grads 4 at the step)")
+        + f" + optimizer states; activations in {p['precision']}",
+        lambda p, f: f"混合精度，模型本身是 {p['precision']}，fp32 主权重副本在优化器里（Megatron-LM 的 fp16/bf16 训练，没有 "
+        "`autocast`）：每参数 "
+        + (f"{p['precision']} 权重 2 + 一份 fp32 梯度缓冲区 4（bf16 梯度以 fp32 累加）+ fp32 主权重 4"
+           if p.get("fp32_grad_buffer") else
+           f"{p['precision']} 权重 2 + {p['precision']} 梯度缓冲区 2 + fp32 主权重 4（更新时另有 fp32 主梯度 4）")
+        + f" + 优化器状态；激活值为 {p['precision']}",
+    ),
+    "vram.main_grads_at_step": (
+        "the fp32 main gradients ({main_gib:gib}) are made by the optimizer step and freed by the next zero_grad "
+        "(Megatron-LM), after backward has freed the activations: {counted_gib:gib} of them adds to the peak",
+        "fp32 主梯度（{main_gib:gib}）在优化器更新时生成、在下一次 `zero_grad` 时释放（Megatron-LM），此时反向传播已释放激活值："
+        "其中 {counted_gib:gib} 计入峰值",
+    ),
+    "vram.offload_grads_per_unit": (
+        "FSDP CPU offload (fairscale): each unit's gradient moves to the CPU as soon as its backward ends; only the "
+        "unit in flight is on the GPU",
+        "FSDP CPU offload（fairscale）：每个单元的梯度在其反向传播结束时立即移到 CPU；GPU 上只有正在处理的单元",
+    ),
+    "vram.ddp_after_backward": (
+        "the gradient all-reduce runs after backward (Megatron-LM, DeepSpeed stage 0): its coalesced copy, at most the "
+        "16-bit gradient (none for Megatron's in-place buffer), counts only beyond the activations backward freed",
+        "梯度 all-reduce 在反向传播结束后进行（Megatron-LM、DeepSpeed 第 0 阶段）：合并拷贝最多与 16 bit 梯度一样大"
+        "（Megatron 原地缓冲区则没有），只有超出反向已释放的激活值的部分计入峰值",
+    ),
     "vram.fp8_training": ("fp8 training: bf16 mixed precision plus Transformer Engine fp8 weight copies; activations kept 16-bit",
                           "fp8 训练：bf16 混合精度，另加 Transformer Engine 的 fp8 权重副本；激活值保持 16 bit"),
     "vram.cpu_offload": (
