@@ -91,10 +91,17 @@ def test_more_zero3_gpus_never_need_more_per_gpu(params, seq, batch, sharding, o
 @PROFILE
 @given(params=params_st, request=requests(), what=st.sampled_from(["kbit_prepare", "foreach_step"]))
 def test_stating_more_work_never_needs_less_memory(params, request, what):
-    """PEFT's k-bit upcast and a foreach optimizer step only ever add tensors (issue 11, round 3)."""
+    """PEFT's k-bit upcast and a foreach optimizer step only ever add tensors (issue 11, round 3) — except the logits:
+    with the output layer upcast to fp32 by the k-bit preparation the logits come out in fp32 once, not in 16 bits and
+    again as the loss's fp32 copy, so on a tiny model (where the logits are most of the total) the whole can shrink."""
     model = model_from_params(params)
-    without = estimate_vram(model, request.model_copy(update={what: False})).per_gpu_gib
-    assert estimate_vram(model, request.model_copy(update={what: True})).per_gpu_gib >= without
+    without = estimate_vram(model, request.model_copy(update={what: False}))
+    with_it = estimate_vram(model, request.model_copy(update={what: True}))
+
+    def rest(e) -> float:
+        return e.per_gpu_gib - (e.breakdown_gib.get("logits", 0.0) if what == "kbit_prepare" else 0.0)
+
+    assert rest(with_it) >= rest(without) - 0.002  # each term is rounded to 0.001 GiB
 
 
 BITS = {"fp32": 32, "tf32": 32, "fp16": 16, "bf16": 16, "fp8": 8, "int8": 8, "int4": 4, "nf4": 4}
