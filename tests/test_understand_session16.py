@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.understand import patterns as P
 from assistant.understand.names import NameMatcher
+from assistant.understand.numbers import normalise
 from assistant.understand.reader import Reader
 
 
@@ -82,3 +84,47 @@ HOURS = [
 @pytest.mark.parametrize("text,hours", HOURS, ids=[c[0][:40] for c in HOURS])
 def test_hours_of_someone_elses_run(reader, text, hours):
     assert stated(reader, text).get("hours") == hours
+
+
+def test_cents_an_hour_is_a_rate_not_an_hour(reader):
+    s = stated(reader, "anything decent for 35 cents an hour?")
+    assert s.get("hours") is None and s["budget"] == {"amount": pytest.approx(0.35), "currency": "USD", "per": "hour"}
+
+
+# ------------------------------------------------------------------ latency target after a modal
+
+TTFT = [
+    ("first token latency needs to stay below 700 ms", 700.0),
+    ("TTFT should be under 1.5 s for chat", 1500.0),
+    ("首token延迟必须控制在300ms以内", 300.0),
+    ("首字时间能不能压到400毫秒以内", 400.0),
+]
+
+
+@pytest.mark.parametrize("text,ms", TTFT, ids=[c[0][:40] for c in TTFT])
+def test_ttft_after_modal(reader, text, ms):
+    s = stated(reader, text)
+    assert s.get("ttft_ms") == ms
+    assert "budget" not in s and "model_name" not in s  # "300ms以内" is no money; "TTFT" is no model
+
+
+@pytest.mark.parametrize("text", ["延迟300ms以内", "控制在800ms以内", "2秒以内出结果"])
+def test_milliseconds_within_are_no_budget(text):
+    assert not [a for a in P.money_amounts(normalise(text)) if a.budget_cue]
+
+
+# ------------------------------------------------------------------ a restated budget
+
+BUDGETS = [
+    ("预算调到每月8千", {"amount": 8000.0, "currency": "CNY", "per": "month"}),
+    ("预算降到5000以内吧", {"amount": 5000.0, "currency": "CNY"}),
+    ("预算放宽到一个月 3 万", {"amount": 30000.0, "currency": "CNY", "per": "month"}),
+    ("budget is now 1200 dollars a month", {"amount": 1200.0, "currency": "USD", "per": "month"}),
+    ("let's make the budget $300 instead", {"amount": 300.0, "currency": "USD"}),
+    ("总共三千块以内", {"amount": 3000.0, "currency": "CNY", "per": "job"}),
+]
+
+
+@pytest.mark.parametrize("text,budget", BUDGETS, ids=[c[0][:40] for c in BUDGETS])
+def test_restated_budget(reader, text, budget):
+    assert stated(reader, text).get("budget") == budget

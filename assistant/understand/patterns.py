@@ -275,10 +275,12 @@ _BUDGET_WORD = re.compile(
 )
 _BARE_BUDGET = re.compile(
     rf"(?:预算|budget(?: is| of)?|花费|经费|控制在|不超过|最多|顶多|under|below|less than|at most|up to|spend|afford)\s*(?:\|\s*)?"
+    # the budget restated with a verb of change: "预算改成1万以内", "预算调到一个月 1 万", "budget is now 800", "budget raised to 3000"
+    rf"(?:(?:改成|改为|改到|调到|调成|调整为|提到|提高到|降到|降低到|放宽到|加到|变成|换成|设为|设成|\bnow\b|changed to|raised to|cut to|lowered to|increased to|bumped to)\s*)?"
     # a period may sit between the word and the amount: "预算每月4w以内", "预算一个月3000", "budget per month 2000"
     rf"(?:(?:每个?月|一个月|1个月|每月|月|每小时|一小时|每天|per month|a month|monthly|per hour|an hour)\s*)?"
     rf"(?:是|为|大概|约|在|:|：)?\s*{N}{MULT}"
-    r"(?!\s*(?:gb|g\b|gib|tokens?|张|卡|小时|h\b|hours?|天|days?|b\b|亿|epochs?|轮|人|users?|个|ms\b|毫秒|s\b|秒|seconds?|qps|tok|concurrent|并发|%"
+    r"(?!\s*(?:gb|g\b|gib|tokens?|张|卡|小时|h\b|hours?|天|days?|b\b|亿|epochs?|轮|人|users?|个|ms(?![A-Za-z])|毫秒|s(?![A-Za-z])|秒|seconds?|qps|tok|concurrent|并发|%"
     r"|次|调用|条|请求|requests?|calls?|queries|steps?))",
     re.I,
 )
@@ -569,7 +571,7 @@ _HALF_DAY = re.compile(r"(?<![\d一二三四五六七八九十两等了])半天"
 # "一天多少钱", "多少一小时": one unit priced is the price's period, not a usage to price
 _PERIOD_PRICED_AFTER = re.compile(r"^\s*(?:要|得|大概|大约)?\s*(?:多少钱|多少|什么价|啥价|的价格|价格|费用|how much|costs?\b|price)", re.I)
 _PERIOD_PRICED_BEFORE = re.compile(r"(?:多少钱?|什么价|啥价|per|a|an|every|each|/)\s*$", re.I)
-_MONEY_BEFORE = re.compile(r"(?:bucks?|dollars?|usd|rmb|cny|yuan|元|块|刀|[$¥￥]\s*[\d.,]+\s*[kKwW万]?)\s*$", re.I)
+_MONEY_BEFORE = re.compile(r"(?:bucks?|dollars?|cents?|usd|rmb|cny|yuan|元|块|刀|[$¥￥]\s*[\d.,]+\s*[kKwW万]?)\s*$", re.I)
 _WITHIN = re.compile(r"(?:within|in|under|less than|no more than|by|before|不超过|少于|要在|得在|需要在|给(?:我们|我|了)?|只有|只给|(?:we|i)(?: only)? have|have only|got)\s*(?:the next\s*|only\s*)?$", re.I)
 _WITHIN_AFTER = re.compile(r"^\s*(?:内|之内|以内|以里|前|之前|里)(?:训完|跑完|完成|搞定|出结果|结束)?|^\s*(?:训完|跑完|完成|搞定|出结果)|^\s*的?时间"
                            r"|^\s*(?:max(?:imum)?|tops|at most|最多|封顶)\b|^\s*(?:from now|till|until|left|to go)\b", re.I)
@@ -756,7 +758,8 @@ _TTFT_WORD = (r"(?:ttft|time[- ]to[- ]first[- ]token|first[- ]token(?: latency| 
 _TTFT_UNIT = r"(ms|毫秒|s\b|secs?|seconds?|秒)"
 # a latency with its number: the word, an optional percentile, a bound word or an approximation, the number, its unit
 _TTFT = re.compile(
-    rf"{_TTFT_WORD}\s*(?:\(?p\d{{2}}\)?\s*)?(?P<bound>under|below|<=?|≤|within|at most|no more than|小于|低于|不超过|不高于|控制在|压在|压到|降到|做到)?"
+    # a modal before the bound ("TTFT has to stay under 500 ms", "首字延迟要控制在500ms以内", "能压到200ms以内"): a target
+    rf"{_TTFT_WORD}\s*(?:\(?p\d{{2}}\)?\s*)?(?P<modal>(?:(?:has|have|needs?|ought) to|must|should|(?:to )?stay|be|remain|kept|要|得|需要|必须|应该|最好|能不能|能否|可不可以|能|可以|都)\s*){{0,3}}(?P<bound>under|below|<=?|≤|within|at most|no more than|小于|低于|不超过|不高于|控制在|压在|压到|降到|做到)?"
     rf"\s*(?P<approx>(?:(?:of|at|is|was|are|in|came back at|target|goal|sla|目标|=|:|：|在|要|需要|希望|要求|最好|能|就|差不多|大概|约|~|about|around|roughly)\s*){{1,2}})?\s*"
     rf"{N}\s*{_TTFT_UNIT}(?P<post>\s*(?:内|以内|之内))?",
     re.I,
@@ -871,7 +874,7 @@ def _ttft(t: str) -> float | None:
                 continue
             ms = v if unit.lower() in ("ms", "毫秒") else v * 1000
             before = t[max(0, m.start() - 28) : m.start()]
-            bound = bool(m.groupdict().get("bound") or m.groupdict().get("post"))
+            bound = bool(m.groupdict().get("bound") or m.groupdict().get("post")) or bool(m.groupdict().get("modal") and m.groupdict().get("bound"))
             wanted = bound or bool(_TTFT_WANTED.search(before))
             measured = not bound and (bool(_TTFT_MEASURED.search(before)) or bool(_APPROX.search(m.groupdict().get("approx") or "")))
             found.append((ms, wanted, measured))
