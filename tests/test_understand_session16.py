@@ -128,3 +128,52 @@ BUDGETS = [
 @pytest.mark.parametrize("text,budget", BUDGETS, ids=[c[0][:40] for c in BUDGETS])
 def test_restated_budget(reader, text, budget):
     assert stated(reader, text).get("budget") == budget
+
+
+# ------------------------------------------------------------------ precision: one of several
+
+PRECISIONS = [
+    # one the named card lacks, or one refused, gives way to the other named
+    ("lora on a T4 with bf16 or fp16, whatever runs", "fp16"),
+    ("V100 here, bf16 would be nice but otherwise fp16", "fp16"),
+    ("no fp8 on the A100, so we quantise to int8", "int8"),
+    ("910B不支持fp8的话就用int8吧", "int8"),
+    # one switched to
+    ("it OOMs in fp16, so I'll switch to int4", "int4"),
+    # several set against each other, or each asked for: none
+    ("is int8 actually slower than fp16 on an A10?", None),
+    ("fp8 vs bf16 throughput on H100 for llama 70b", None),
+    ("精度 fp16 / int8 都可以切换", None),
+    ("分别按bf16和int4算一下显存", None),
+    # a cache precision beside the weights'
+    ("weights in bf16, kv cache in fp8, how much memory for 32k context?", "bf16"),
+    # one quantisation named generally and exactly
+    ("a 4-bit gguf, q4_k_m, of qwen2.5 14b", "q4_k_m"),
+    # a lack never invents a precision: one named on a card without it stays
+    ("can I run bf16 on a V100 at all?", "bf16"),
+    ("serve llama-3-8b in fp16 on an L4", "fp16"),
+]
+
+
+@pytest.mark.parametrize("text,precision", PRECISIONS, ids=[c[0][:40] for c in PRECISIONS])
+def test_precision_of_several(reader, text, precision):
+    assert stated(reader, text).get("precision") == precision
+
+
+# ------------------------------------------------------------------ distilled models
+
+DISTILLED = [
+    ("FooLab-R1-Distill-Qwen-14B on a single L40S", "FooLab-R1-Distill-Qwen-14B", 14e9),
+    ("serve r1-distill-llama-8b on a T4", "r1-distill-llama-8b", 8e9),
+    ("部署 DeepSeek-R1-Distill-Qwen-7B 要多少显存", "DeepSeek-R1-Distill-Qwen-7B", 7e9),
+]
+
+
+@pytest.mark.parametrize("text,name,params", DISTILLED, ids=[c[0][:40] for c in DISTILLED])
+def test_distilled_model_is_its_own_name(reader, text, name, params):
+    s = stated(reader, text)
+    assert s.get("model_name") == name and s.get("params") == params and "model" not in s
+
+
+def test_distilling_a_catalog_model_is_still_that_model(reader):
+    assert stated(reader, "we want to distill qwen2.5-7b into something tiny").get("model") == "qwen2.5-7b"

@@ -38,9 +38,9 @@ def _int(v: float | None) -> int | None:
 
 COUNT_WORDS = r"(?:x|×|\*|张|块|台|个|片|卡|pcs)?"
 _BETWEEN = r"(?:\d+\s?gb?(?:\s+|\s*的\s*)|(?:used|new|old|cheap|spare|rented|consumer|more|extra|of the|of them)\s+)?"  # "4张40G的A100"
-_COUNT_BEFORE = re.compile(rf"(?<![\d.]){N}\s*{COUNT_WORDS}\s*{_BETWEEN}(?:(?:nvidia|英伟达|geforce|rtx|tesla)\s*)?(?:的\s*)?{GPU_PH}(?!\s*(?:\d+\s?gb?\s*)?(?:gpu[- ]?h|卡时|卡小时|hours?\b|hrs?\b|小时))"
-                           # "two H200 machines", "3 A100 nodes": the number counts machines, not GPUs
-                           r"(?!s?\s*(?:\d+\s?gb?\s*)?(?:machines?|nodes?|servers?|boxes|hosts|节点|机器|服务器))", re.I)
+_COUNT_BEFORE = re.compile(rf"(?<![\d.]){N}\s*{COUNT_WORDS}\s*{_BETWEEN}(?:(?:nvidia|英伟达|geforce|rtx|tesla)\s*)?(?:的\s*)?{GPU_PH}(?!\s*(?:\d+\s?gb?\s*)?(?:gpu[- ]?h|卡时|卡小时|hours?\b|hrs?\b|小时))", re.I)
+# "two H200 machines", "3 A100 nodes": a number before a GPU and a machine word counts machines ("an 8x H100 node" not)
+_MACHINES_AFTER = re.compile(r"s?\s*(?:\d+\s?gb?\s*)?(?:machines?|nodes?|servers?|boxes|hosts|节点|机器|服务器)", re.I)
 _COUNT_AFTER = re.compile(rf"{GPU_PH}\ue001?\s*(?:x|×|\*)\s*{N}(?![\d.])|{GPU_PH}\s*{N}\s*(?:张|块|台|卡|个|片)(?!\w)", re.I)
 _COUNT_BARE = re.compile(
     rf"(?<![\d.]){N}\s*(?:x|×|\*)?\s*(?:\d+\s?g[bi]?[b]?\s*(?:的)?\s*)?(?:(?:张|块|台|个|片)\s*(?:\d+\s?g[bi]?b?\s*(?:的)?\s*)?(?:gpu|GPU|显卡|卡|算力卡)|卡(?![时])|(?:gpus|gpu|cards|card|graphics cards|devices|accelerators)\b(?![- ]?h(?:ours?|rs?)?(?![a-z])))"
@@ -135,7 +135,8 @@ def gpu_count(t: str) -> CountReading:
             if n and per and n * per < _COUNT_ERROR_LIMIT and float(n).is_integer() and float(per).is_integer():
                 nodes.append((m.start(), m.end(), n * per))
     inside = lambda s: any(a <= s < b for a, b, _ in nodes)  # noqa: E731 - the count is a node's own size
-    singles = [(m.start(), m.end(), m.group(1)) for m in _COUNT_BEFORE.finditer(t)] + [
+    singles = [(m.start(), m.end(), m.group(1)) for m in _COUNT_BEFORE.finditer(t)
+               if not (_MACHINES_AFTER.match(t, m.end()) and not re.search(r"[x×*]", m.group(0), re.I))] + [
         (m.start(), m.end(), m.group(2) or m.group(4)) for m in _COUNT_AFTER.finditer(t)]
     bare = [(m.start(), m.end(), next(g for g in m.groups() if g is not None)) for m in _COUNT_BARE.finditer(t)]
     tiers: list[list[tuple[int, int, str]]] = [
