@@ -53,6 +53,8 @@ COUNTS = [
     ("would five 4-GPU nodes be enough?", 20),
     ("两台H800 x 8 部署", 16),
     ("two A100 machines, 16 gpus total", 16),  # "two A100 machines" counts machines
+    ("what does one 8x L40S node cost a day?", 8),  # "8x" before a node: the GPUs in it
+    ("we can get several 8x H100 nodes, is 405b training realistic?", None),  # nodes of unknown number
     # someone else's setup gives way to the user's own
     ("the authors used 32 V100s; I only have 2 V100s", 2),
     ("文章里用了16张A100，我们只有一台8卡A800", 8),
@@ -177,3 +179,32 @@ def test_distilled_model_is_its_own_name(reader, text, name, params):
 
 def test_distilling_a_catalog_model_is_still_that_model(reader):
     assert stated(reader, "we want to distill qwen2.5-7b into something tiny").get("model") == "qwen2.5-7b"
+
+
+# ------------------------------------------------------------------ a bare k-number after a context length
+
+@pytest.fixture(scope="module")
+def understanding():
+    from knowledge.catalog import load_catalog
+    from knowledge.settings import Settings
+
+    from assistant.understand import Understanding
+
+    return Understanding(load_catalog(Settings.load()))
+
+
+FOLLOW_UPS = [
+    ("vram for qwen2.5-14b inference at 32k context?", "what about 4k?", 4096),
+    ("qwen2.5-7b 跑 16k 上下文要多少显存", "那改成 64k 呢", 65536),
+    ("vram for qwen2.5-14b inference at 32k context?", "and for 8k users?", 32768),  # a load, not a length
+    ("qwen2.5-7b lora, budget 20k a month", "and 8k?", None),  # no length in force: the figure is not one
+]
+
+
+@pytest.mark.parametrize("first,follow_up,seq", FOLLOW_UPS, ids=[c[1][:30] for c in FOLLOW_UPS])
+def test_bare_k_number_changes_the_length_in_force(understanding, first, follow_up, seq):
+    from assistant.understand import ConversationState
+
+    state = understanding.turn(first, ConversationState()).state
+    state = understanding.turn(follow_up, state).state
+    assert state.get("seq_len") == seq

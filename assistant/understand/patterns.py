@@ -40,6 +40,7 @@ COUNT_WORDS = r"(?:x|×|\*|张|块|台|个|片|卡|pcs)?"
 _BETWEEN = r"(?:\d+\s?gb?(?:\s+|\s*的\s*)|(?:used|new|old|cheap|spare|rented|consumer|more|extra|of the|of them)\s+)?"  # "4张40G的A100"
 _COUNT_BEFORE = re.compile(rf"(?<![\d.]){N}\s*{COUNT_WORDS}\s*{_BETWEEN}(?:(?:nvidia|英伟达|geforce|rtx|tesla)\s*)?(?:的\s*)?{GPU_PH}(?!\s*(?:\d+\s?gb?\s*)?(?:gpu[- ]?h|卡时|卡小时|hours?\b|hrs?\b|小时))", re.I)
 # "two H200 machines", "3 A100 nodes": a number before a GPU and a machine word counts machines ("an 8x H100 node" not)
+_SOME_MACHINES = re.compile(r"(?:several|multiple|a few|some|many|more|extra|几台|多台|若干)\s*$", re.I)  # "several 8xH100 nodes": unknown
 _MACHINES_AFTER = re.compile(r"s?\s*(?:\d+\s?gb?\s*)?(?:machines?|nodes?|servers?|boxes|hosts|节点|机器|服务器)", re.I)
 _COUNT_AFTER = re.compile(rf"{GPU_PH}\ue001?\s*(?:x|×|\*)\s*{N}(?![\d.])|{GPU_PH}\s*{N}\s*(?:张|块|台|卡|个|片)(?!\w)", re.I)
 _COUNT_BARE = re.compile(
@@ -136,7 +137,8 @@ def gpu_count(t: str) -> CountReading:
                 nodes.append((m.start(), m.end(), n * per))
     inside = lambda s: any(a <= s < b for a, b, _ in nodes)  # noqa: E731 - the count is a node's own size
     singles = [(m.start(), m.end(), m.group(1)) for m in _COUNT_BEFORE.finditer(t)
-               if not (_MACHINES_AFTER.match(t, m.end()) and not re.search(r"[x×*]", m.group(0), re.I))] + [
+               if not (_MACHINES_AFTER.match(t, m.end()) and (not re.search(r"[x×*]", m.group(0), re.I)
+                                                              or _SOME_MACHINES.search(t[max(0, m.start() - 14) : m.start()])))] + [
         (m.start(), m.end(), m.group(2) or m.group(4)) for m in _COUNT_AFTER.finditer(t)]
     bare = [(m.start(), m.end(), next(g for g in m.groups() if g is not None)) for m in _COUNT_BARE.finditer(t)]
     tiers: list[list[tuple[int, int, str]]] = [
@@ -527,6 +529,21 @@ _BATCH = re.compile(
     re.I,
 )
 _RANK = re.compile(rf"(?:lora[_ ]?rank|lora[_ ]?r\b|\brank\b|\blora_r\b|秩|\br)\s*(?:=|:|of|为|是|设为)?\s*{N}", re.I)
+
+
+# the only figure of a short follow-up, a bare k-number ("and at 8k?", "那改成16k呢"), with no unit of another slot
+_BARE_K = re.compile(rf"(?<![A-Za-z0-9_.$¥￥]){N}\s?[kK](?![A-Za-z0-9])(?!\s*(?:tokens?\s+(?:a|per)\s+day|users?|people|人|用户|requests?|请求|次|"
+                     r"qps|/\s*(?:月|month|mo|h|hour|day)|一个月|每月|元|块|刀|dollars?|usd|rmb|steps?|步|条|samples?|images?|张))", re.I)
+
+
+def bare_k_length(t: str) -> int | None:
+    """A context length written only as a k-number, the turn's one figure: 8k -> 8192."""
+    figures = re.findall(r"\d+(?:\.\d+)?", t)
+    found = list(_BARE_K.finditer(t))
+    if len(found) != 1 or len(figures) != 1:
+        return None
+    v = _int(_num(found[0].group(1), "k", context_k=True))
+    return v if v and 512 <= v <= 10_000_000 else None
 
 
 def seq_len(t: str) -> int | None:
