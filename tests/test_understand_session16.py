@@ -208,3 +208,25 @@ def test_bare_k_number_changes_the_length_in_force(understanding, first, follow_
     state = understanding.turn(first, ConversationState()).state
     state = understanding.turn(follow_up, state).state
     assert state.get("seq_len") == seq
+
+
+# ------------------------------------------------------------------ epochs and typo-reach
+
+@pytest.mark.parametrize("text,epochs", [
+    ("把 qwen2.5-3b 从头训一遍要多久", None),  # doing it once, not an epoch count
+    ("数据跑两遍就够了", 2.0),
+    ("2个epoch大概多久", 2.0),  # no ASCII edge between "epoch" and a Chinese character
+    ("一个epoch要跑多久", 1.0),
+    ("4 epochs on 8 GPUs", 4.0),
+])
+def test_epochs(text, epochs):
+    assert P.epochs(normalise(text)) == epochs
+
+
+@pytest.mark.parametrize("text", [
+    "what's the real difference between ZeRO-2 and ZeRO-3?",
+    "any reference numbers for 4090 throughput?",
+    "need this before the conference, what GPU?",
+])
+def test_real_words_near_a_keyword_are_no_typos(reader, text):
+    assert "mode" not in stated(reader, text)

@@ -480,7 +480,9 @@ _SPEED = r"(?:\s*/\s*s(?:ec)?\b|\s*per\s+(?:second|sec)\b|\s*/\s*秒|\s*每秒|\
 _TOKENS = re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:个\s*)?(?:(?:training|train|pretraining|pre-training|fine-?tuning|of|high-quality|clean|unique|训练|预训练)\s+){{0,2}}(?:tokens?|toks?\b|token数)(?!{_SPEED})", re.I)
 _PER_MILLION = re.compile(r"(?:per|/|每|一)\s*(?:1\s*)?$", re.I)
 _LENGTH_WORDS = re.compile(r"(?:input|output|prompt|completion|generat|context|ctx|上下文|输入|输出|生成|回复|提示|序列|seq|长度|length|每条|per request|each request|max_new|in\b|out\b)", re.I)
-_EPOCHS = re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(?:个\s*)?(?:epochs?\b|ep\b|轮(?!次请求)|遍)", re.I)
+# "遍" counts passes only from two on: "训一遍" / "做一遍预训练" / "复读一遍" is doing a thing once, not an epoch count;
+# an ASCII edge after "epoch" ("1个epoch要多久": Python's \b sees no edge between "h" and "要")
+_EPOCHS = re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(?:个\s*)?(?:epochs?(?![A-Za-z0-9_])|ep(?![A-Za-z0-9_])|轮(?!次请求)|遍)", re.I)
 _EPOCHS_PRE = re.compile(rf"(?:epochs?|num_train_epochs|训练轮数|轮数)\s*(?:=|:|：|为|是|of)?\s*{N}", re.I)
 
 
@@ -501,7 +503,7 @@ def tokens(t: str) -> float | None:
 
 def epochs(t: str) -> float | None:
     for pattern in (_EPOCHS, _EPOCHS_PRE):
-        m = pattern.search(t)
+        m = next((m for m in pattern.finditer(t) if not (m.group(0).endswith("遍") and (_num(m.group(1)) or 0) < 2)), None)
         if m:
             v = _num(m.group(1))
             if v is not None and 0 < v <= 1000:

@@ -940,9 +940,16 @@ def _size(raw: str | None) -> float | None:
         return None
 
 
+# real words a keyword's typo distance reaches ("difference" is two edits from "inference"): never typos
+_NOT_TYPOS = frozenset({"difference", "differences", "reference", "references", "conference", "conferences", "interference",
+                        "preference", "preferences", "deference", "inferred", "retrain", "retraining", "retrained", "reverence"})
+
+
 def _fuzzy_word(word: str) -> str | None:
     if word in FUZZY_WORDS:
         return FUZZY_WORDS[word]
+    if word in _NOT_TYPOS:
+        return None
     for target, value in FUZZY_WORDS.items():
         limit = 2 if len(target) >= 9 else 1
         if abs(len(word) - len(target)) <= limit and Levenshtein.distance(word, target, score_cutoff=limit) <= limit:
