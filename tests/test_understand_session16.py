@@ -230,3 +230,24 @@ def test_epochs(text, epochs):
 ])
 def test_real_words_near_a_keyword_are_no_typos(reader, text):
     assert "mode" not in stated(reader, text)
+
+
+# ------------------------------------------------------------------ a GPU variant the catalog lacks
+
+VARIANTS = [
+    # (text, gpus, available_gib, gpu_count)
+    ("my 4080 Super 16gb OOMs on sdxl", None, 16.0, None),  # a Super the catalog does not have
+    ("on an RTX 4090 laptop with 16GB, can I run a 14b?", None, 16.0, None),
+    ("three modded 48GB 4090s for qwen 72b awq?", None, 48.0, 3),
+    ("一张 3060 6G 跑 7b 能行吗", None, 6.0, 1),  # a memory no 3060 in the catalog has
+    ("4090 24G 跑 qwen2.5-14b", ["RTX-4090"], None, None),  # the card's own memory: the catalog card
+    ("2x 3090 (48gb total) for a 34b lora", ["RTX-3090"], None, 2),  # a total is no card's memory
+    ("A800 40G 四张", ["A800-80GB"], None, 4),  # a datacenter card with another memory is a SKU of it
+    ("3060 Ti 8GB enough for sd 1.5?", ["RTX-3060-Ti"], None, None),  # the catalog has this variant
+]
+
+
+@pytest.mark.parametrize("text,gpus,gib,count", VARIANTS, ids=[c[0][:40] for c in VARIANTS])
+def test_gpu_variant_the_catalog_lacks(reader, text, gpus, gib, count):
+    s = stated(reader, text)
+    assert (s.get("gpus"), s.get("available_gib"), s.get("gpu_count")) == (gpus, gib, count)

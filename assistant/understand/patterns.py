@@ -48,6 +48,9 @@ _COUNT_BARE = re.compile(
     rf"|(?<![\d.]){N}\s+of\s+(?:them|those|these|the\s+\w+s)\b"
     # a count before a consumer card the catalog lacks ("8*2080ti boxes", "4x 3080")
     rf"|(?<![\d.]){N}\s*[x×*]\s*(?:rtx\s*|gtx\s*)?[1-5]0[5-9]0\s?(?:ti|super)?\b"  # not "1024x1024" (a resolution)
+    rf"|(?<![\d.]){N}\s+(?:modded|used|cheap|old|spare)\s+(?:\d+\s?gb\s+)?(?:gpus|cards)\b"  # "two modded 48GB GPUs"
+    # a count before a consumer card the catalog lacks as written, in the plural ("two 2080s", "3 5070 Tis")
+    rf"|(?<![\d.]){N}\s+(?:(?:modded|used|cheap|old|spare)\s+)?(?:\d+\s?gb\s+)?(?:rtx\s*|gtx\s*)?[1-5]0[5-9]0(?:\s?(?:ti|super))?s\b"
     # "跑推理一张够不够", "租一张一个月多少钱": 张 counts cards when nothing else follows it
     rf"|(?<![\d.]){N}\s*张(?=[够就能行跑租呢吗的，,。？?\s\d]|$)",
     re.I,

@@ -80,6 +80,21 @@ _ELLIPSIS = re.compile(
 )
 
 
+# a variant word right after a GPU's name that the catalog key would carry if it had that part
+_VARIANT_AFTER = re.compile(r"[-\s]?(?:ti|super)(?![A-Za-z0-9])|\s*(?:laptop|mobile|max-q)\b|\s*(?:笔记本|移动版|魔改)", re.I)
+# a figure beside the name that is no card's memory: a total of several, the host's RAM
+_NOT_CARD_MEMORY = re.compile(r"\s*(?:total|in total|combined|altogether|overall|一共|总共|system|host|cpu|ram\b|ddr|内存|系统)", re.I)
+_MODDED = re.compile(r"modded|modified|魔改|改装", re.I)
+_MEMORY_AFTER = re.compile(r"s?\s*[（(]?\s*(\d{1,3})\s?(?:g|gb|gib)(?![A-Za-z])", re.I)
+_MEMORY_BEFORE = re.compile(r"(?<![\d.])(\d{1,3})\s?(?:g|gb|gib)\s*(?:的|版|版本)?\s*$", re.I)
+
+
+def _clause_around(text: str, start: int, end: int) -> str:
+    left = max((m.end() for m in re.finditer(r"[,.;:!?，。；：！？\n]", text[:start])), default=0)
+    right = next((m.start() for m in re.finditer(r"[,.;:!?，。；：！？\n]", text[end:])), len(text) - end)
+    return text[left:end + right]
+
+
 def _gpu_family(key: str) -> str:
     """'A100-80GB-PCIe' -> 'A100', 'V100-16GB' -> 'V100', 'H100-PCIe' -> 'H100'."""
     return re.sub(r"(?i)(?:[-\s]?\d+\s?gb?)?(?:[-\s]?(?:sxm\d?|pcie))?$", "", key)
@@ -352,6 +367,11 @@ class Reader:
     def _prepare(self, raw: str) -> Prepared:
         text = normalise(raw)
         hits = self.matcher.scan(text)
+        lacking = [h for h in hits if self._variant_lacking(text, h)]
+        if lacking:  # the card is written as a variant the catalog lacks: a GPU, not that one ("4张GPU 40G" still counts)
+            for h in sorted(lacking, key=lambda h: -h.start):
+                text = text[: h.start] + "GPU" + text[h.end :]
+            hits = self.matcher.scan(text)
         out, last, seen = [], 0, {"m": 0, "g": 0, "p": 0, "i": 0}
         for h in hits:
             kind = _PLACEHOLDER[h.kind]
@@ -362,6 +382,24 @@ class Reader:
         out.append(text[last:])
         prepared = "".join(out)
         return Prepared(prepared, prepared.lower(), hits)
+
+    def _variant_lacking(self, text: str, hit: NameHit) -> bool:
+        """A GPU written as a variant the catalog lacks ("5070 Ti", "RTX 5090 laptop", "a modded 48GB 4090", "3060 8G"):
+        not the catalog card (whose specs would be wrong); the memory written beside it is then the user's memory."""
+        if hit.kind != "gpu":
+            return False
+        if _VARIANT_AFTER.match(text, hit.end) or _MODDED.search(_clause_around(text, hit.start, hit.end)):
+            return True
+        if not re.match(r"RTX-\d", hit.key):
+            return False  # a datacenter card or NPU written with another memory is a SKU of it, not a modded card
+        figure = _MEMORY_AFTER.match(text, hit.end) or _MEMORY_BEFORE.search(text[max(0, hit.start - 12) : hit.start])
+        if not figure or _NOT_CARD_MEMORY.match(text, figure.end()):
+            return False
+        size = float(figure.group(1))
+        family = _gpu_family(hit.key)
+        sizes = [g.memory_gb for g in self.matcher.catalog.gpus.values() if re.sub(r"-NVL$", "", _gpu_family(g.key)) == family]
+        # a figure no variant of the family has, in GB or GiB (people write either)
+        return bool(sizes) and not any(abs(size - m) <= max(1.0, 0.08 * m) or abs(size - m * 1e9 / 2**30) <= 1.0 for m in sizes)
 
     def _sized_variant(self, t: str, hits: list) -> tuple[str, float] | None:
         """The first catalog model written with a size it does not have and no sibling of the catalog has
