@@ -47,6 +47,7 @@ COUNTS = [
     ("3 GPUs here, one gpu has 24GB", 3),
     # a written total wins, over a node product too
     ("3 nodes, 24 L40S total, pretraining a 1B model", 24),
+    ("2 nodes, 16 A100s total", 16),  # the plural before "total"
     ("两台服务器一共12张卡，能训34b吗", 12),
     # node multiplication written size-first
     ("how long on three 8x H100 nodes?", 24),

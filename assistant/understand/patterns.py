@@ -110,8 +110,8 @@ _NODE_SIZED = [
     re.compile(rf"(?<![\d.]){N}\s+{N}[- ]?(?:gpus?|cards?|{GPU_MARK})\s*(?:{GPU_MARK}\s*)?(?:nodes?|machines?|servers?|boxes|hosts)\b", re.I),
 ]
 # a written total ("32 H200s total", "一共4张", "8 GPUs in total"): the count of the whole setup
-_TOTAL_BEFORE = re.compile(r"(?:一共|总共|合计|总计|共|in total|a total of|total of|altogether)\s*(?:有|是|用|租)?\s*$", re.I)
-_TOTAL_AFTER = re.compile(r"^\s*(?:\)|）)?\s*(?:total\b|in total|altogether|combined|overall)", re.I)  # 一共 comes before its number
+_COUNT_TOTAL_BEFORE = re.compile(r"(?:一共|总共|合计|总计|共|in total|a total of|total of|altogether)\s*(?:有|是|用|租)?\s*$", re.I)
+_COUNT_TOTAL_AFTER = re.compile(r"^s?\s*(?:\)|）)?\s*(?:total\b|in total|altogether|combined|overall)", re.I)  # 一共 comes before its number
 # two counts set against each other: options, a comparison, a change or a trial ("4 GPUs for 6 hours vs 8", "from 8 to
 # 16 GPUs", "一张…换成4张也一样", "4卡…2卡反而", "tried 2 A100s"); "trying to …" names a goal, not a trial
 _COUNTS_SET_AGAINST = re.compile(r"\bvs\.?(?![a-z])|\bversus\b|\bor\b|\bfrom\b[^,.;!?]{0,20}\bto\b|\bcompared?\b|\binstead\b|\btried\b|"
@@ -163,7 +163,7 @@ def gpu_count(t: str) -> CountReading:
     # a written total of the user's own setup wins ("4 nodes, 32 H200s total"), even over a node product
     for tier in (singles, bare, tiers[0]):
         for start, end, raw in sorted(tier):
-            if (_TOTAL_BEFORE.search(t[max(0, start - 12) : start]) or _TOTAL_AFTER.match(t[end : end + 14])) and not _reported(t, start):
+            if (_COUNT_TOTAL_BEFORE.search(t[max(0, start - 12) : start]) or _COUNT_TOTAL_AFTER.match(t[end : end + 14])) and not _reported(t, start):
                 v = _num(raw)
                 if v and 1 <= v < _COUNT_ERROR_LIMIT and float(v).is_integer():
                     return CountReading(int(v))
