@@ -17,6 +17,7 @@ from assistant.understand.frames import FrameDecider, FrameDecision
 from assistant.understand.language import language_of
 from assistant.understand.model import FAST_MODEL_PATH, MODEL_PATH, FrameModel
 from assistant.understand.names import NameMatcher
+from assistant.understand.patterns import bare_k_length
 from assistant.understand.reader import HARDWARE_SLOTS, Reader, Reading
 from assistant.understand.slots import Frame, SlotUpdate
 from assistant.understand.state import ConversationState, Preferences
@@ -63,6 +64,7 @@ class Understanding:
         update = retract_in_force(hardware_in_force(update, state), state)
         update = update.model_copy(update={"starts_fresh": starts_fresh(reading, update, state, decision.frame)})
         update = same_load_kind(update, state)
+        update = same_length(update, reading, state)
         held = held_hardware(reading, update, state, self.reader.matcher)
         new_state = state.advance(update, decision.frame, pasted_slots=reading.pasted_slots)
         if reading.display_currency:
@@ -95,6 +97,17 @@ def same_load_kind(update: SlotUpdate, state: ConversationState) -> SlotUpdate:
     if update.users and not update.concurrency and state.has("concurrency") and not update.starts_fresh:
         return update.model_copy(update={"concurrency": update.users, "users": None})
     return update
+
+
+def same_length(update: SlotUpdate, reading: Reading, state: ConversationState) -> SlotUpdate:
+    """"and at 8k?", "那 8k 呢", "那改成16k呢" after a context length: an elliptical follow-up whose only figure is a bare
+    k-number changes the length in force (a k of context is 1024)."""
+    if not reading.elliptical or not state.has("seq_len") or update.seq_len or update.starts_fresh:
+        return update
+    if any(v is not None for k, v in update.model_dump(exclude_defaults=True).items() if k not in ("retract",)):
+        return update  # the turn states something else: the figure is that
+    length = bare_k_length(reading.text)
+    return update.model_copy(update={"seq_len": length}) if length else update
 
 
 def hardware_in_force(update: SlotUpdate, state: ConversationState) -> SlotUpdate:

@@ -39,12 +39,18 @@ def _int(v: float | None) -> int | None:
 COUNT_WORDS = r"(?:x|×|\*|张|块|台|个|片|卡|pcs)?"
 _BETWEEN = r"(?:\d+\s?gb?(?:\s+|\s*的\s*)|(?:used|new|old|cheap|spare|rented|consumer|more|extra|of the|of them)\s+)?"  # "4张40G的A100"
 _COUNT_BEFORE = re.compile(rf"(?<![\d.]){N}\s*{COUNT_WORDS}\s*{_BETWEEN}(?:(?:nvidia|英伟达|geforce|rtx|tesla)\s*)?(?:的\s*)?{GPU_PH}(?!\s*(?:\d+\s?gb?\s*)?(?:gpu[- ]?h|卡时|卡小时|hours?\b|hrs?\b|小时))", re.I)
+# "two H200 machines", "3 A100 nodes": a number before a GPU and a machine word counts machines ("an 8x H100 node" not)
+_SOME_MACHINES = re.compile(r"(?:several|multiple|a few|some|many|more|extra|几台|多台|若干)\s*$", re.I)  # "several 8xH100 nodes": unknown
+_MACHINES_AFTER = re.compile(r"s?\s*(?:\d+\s?gb?\s*)?(?:machines?|nodes?|servers?|boxes|hosts|节点|机器|服务器)", re.I)
 _COUNT_AFTER = re.compile(rf"{GPU_PH}\ue001?\s*(?:x|×|\*)\s*{N}(?![\d.])|{GPU_PH}\s*{N}\s*(?:张|块|台|卡|个|片)(?!\w)", re.I)
 _COUNT_BARE = re.compile(
     rf"(?<![\d.]){N}\s*(?:x|×|\*)?\s*(?:\d+\s?g[bi]?[b]?\s*(?:的)?\s*)?(?:(?:张|块|台|个|片)\s*(?:\d+\s?g[bi]?b?\s*(?:的)?\s*)?(?:gpu|GPU|显卡|卡|算力卡)|卡(?![时])|(?:gpus|gpu|cards|card|graphics cards|devices|accelerators)\b(?![- ]?h(?:ours?|rs?)?(?![a-z])))"
     rf"|(?<![\d.]){N}\s+of\s+(?:them|those|these|the\s+\w+s)\b"
     # a count before a consumer card the catalog lacks ("8*2080ti boxes", "4x 3080")
     rf"|(?<![\d.]){N}\s*[x×*]\s*(?:rtx\s*|gtx\s*)?[1-5]0[5-9]0\s?(?:ti|super)?\b"  # not "1024x1024" (a resolution)
+    rf"|(?<![\d.]){N}\s+(?:modded|used|cheap|old|spare)\s+(?:\d+\s?gb\s+)?(?:gpus|cards)\b"  # "two modded 48GB GPUs"
+    # a count before a consumer card the catalog lacks as written, in the plural ("two 2080s", "3 5070 Tis")
+    rf"|(?<![\d.]){N}\s+(?:(?:modded|used|cheap|old|spare)\s+)?(?:\d+\s?gb\s+)?(?:rtx\s*|gtx\s*)?[1-5]0[5-9]0(?:\s?(?:ti|super))?s\b"
     # "跑推理一张够不够", "租一张一个月多少钱": 张 counts cards when nothing else follows it
     rf"|(?<![\d.]){N}\s*张(?=[够就能行跑租呢吗的，,。？?\s\d]|$)",
     re.I,
@@ -59,6 +65,8 @@ _NODES_GPUS = [
     re.compile(rf"(?<![\d.]){N}\s*(?:nodes?|machines?|servers?|boxes)\s+of\s+{N}\s*(?:x\s*)?(?:gpus?\b|cards?\b|{GPU_MARK}|(?=\s*(?:instead|each|\?|$|,|\.)))", re.I),
     re.compile(rf"(?<![\d.]){N}\s*{GPU_MARK}\s*[x×*]\s*{N}\s*(?:nodes?|machines?|servers?|boxes)", re.I),
     re.compile(rf"--nodes[= ]{N}[^\n]{{0,80}}?--gpus-per-node[= ]{N}", re.I),
+    # "2台 H100*8", "两台A800 x 8": machines of a GPU times the GPUs in each
+    re.compile(rf"(?<![\d.]){N}\s*台\s*{GPU_MARK}\s*[x×*]\s*{N}", re.I),
 ]
 _TP_FLAG = re.compile(rf"(?:--tp|--tensor-parallel-size|tensor[_-]parallel[_-]size|\btp)\s*(?:=|:|：|指定的?|设为|设成|是)?\s*{N}(?!\s*(?:ms|s\b|%))", re.I)
 _COUNT_ERROR_LIMIT = 1_000_000  # more GPUs than any cluster: a typo or an attack, never silently 1
@@ -75,35 +83,92 @@ _ONE = re.compile(rf"(?<![A-Za-z])(?:one|a single|single|just one|only one)\s+(?
 
 # someone else's run, reported: the clause up to the count says who ran it or that it was done
 _REPORTED = re.compile(r"(?:\bpaper\b|\bupstream\b|official|\breadme\b|\bdocs?\b|\bthey\b|\bthem\b|\bmeta says\b|\bsays\b|\bsaid\b|"
-                       r"\breported\b|\btook\b|\bwas\b|\bwere\b|论文|官方|文档|号称|别人|据说|评论|他们)", re.I)
+                       r"\breported\b|\bauthors?\b|\btook\b|\bwas\b|\bwere\b|论文|官方|原作者|作者|文档|号称|别人|据说|评论|他们|有人说|听说|网上说)", re.I)
+# someone else's setup or run (a paper, the authors, a repo, people online): its durations and counts are quoted, not
+# the user's ("the paper used 64 A100s for 2 days", "有人说至少要四台A100"); narrower than _REPORTED, which also takes a
+# past tense of the user's own run ("took me 100 hours")
+OTHERS = re.compile(r"(?:\bpapers?\b|\bauthors?\b|\bupstream\b|\bofficial\b|\breadme\b|\bthe repo\b|\bthe docs?\b|\bpeople (?:say|claim|report)|"
+                    r"\bthey (?:say|claim|used|trained|report)|\bmeta says\b|\bsomeone (?:says|said)|论文|官方|原作者|作者|文档|号称|别人|据说|有人说|听说|网上说|他们用)", re.I)
 _CLAUSE_BREAK = re.compile(r"[.;!?。；！？\n,，]")  # "论文里用了7张3090，我只有一张4090": per clause
 
 
-def _reported(t: str, start: int) -> bool:
+def _reported(t: str, start: int, cues: re.Pattern = _REPORTED) -> bool:
     left = max((m.end() for m in _CLAUSE_BREAK.finditer(t, 0, start)), default=0)
-    return bool(_REPORTED.search(t[left:start]))
+    return bool(cues.search(t[left:start]))
+
+
+def others_run(t: str, start: int) -> bool:
+    """The figure at `start` sits in a clause about someone else's setup or run (a paper's, the authors', people's)."""
+    return _reported(t, start, OTHERS)
+
+
+# an image or video size ("1024x1024", "512×512", "2048x1080"): two sizes joined by x are no count of anything
+_RESOLUTION = re.compile(r"(?<![\d.])\d{3,5}\s?[x×*]\s?\d{3,5}(?![\d.])(?:\s?(?:px|pixels?|像素|分辨率|的图|images?|resolution))?", re.I)
+# clusters written size-first: "four 8x H200 nodes", "two 8-GPU nodes", "3 8卡机器"
+_NODE_SIZED = [
+    re.compile(rf"(?<![\d.]){N}\s+{N}\s*[x×*]\s*(?:(?:nvidia\s*)?{GPU_MARK}\s*)?(?:gpus?\s*)?(?:nodes?|machines?|servers?|boxes|hosts)\b", re.I),
+    re.compile(rf"(?<![\d.]){N}\s+{N}[- ]?(?:gpus?|cards?|{GPU_MARK})\s*(?:{GPU_MARK}\s*)?(?:nodes?|machines?|servers?|boxes|hosts)\b", re.I),
+]
+# a written total ("32 H200s total", "一共4张", "8 GPUs in total"): the count of the whole setup
+_COUNT_TOTAL_BEFORE = re.compile(r"(?:一共|总共|合计|总计|共|in total|a total of|total of|altogether)\s*(?:有|是|用|租)?\s*$", re.I)
+_COUNT_TOTAL_AFTER = re.compile(r"^s?\s*(?:\)|）)?\s*(?:total\b|in total|altogether|combined|overall)", re.I)  # 一共 comes before its number
+# two counts set against each other: options, a comparison, a change or a trial ("4 GPUs for 6 hours vs 8", "from 8 to
+# 16 GPUs", "一张…换成4张也一样", "4卡…2卡反而", "tried 2 A100s"); "trying to …" names a goal, not a trial
+_COUNTS_SET_AGAINST = re.compile(r"\bvs\.?(?![a-z])|\bversus\b|\bor\b|\bfrom\b[^,.;!?]{0,20}\bto\b|\bcompared?\b|\binstead\b|\btried\b|"
+                                 r"\bthan\b|还是|或者|或是|换成|换到|改成|改用|反而|对比|比起|试了|试过|从[^，。,]{0,12}到", re.I)
+# a number joined to a count before it: "2 or 4 A6000s", "8 to 16 GPUs", "2-4张", "4还是8卡"
+_JOINED_BEFORE = re.compile(r"(?<![\d.])(\d+)\s*(?:or|to|到|至|还是|或)\s*$", re.I)
+# "a single H100, or do we need two?": the other option written as a bare number after "or"
+_OR_NUMBER = re.compile(r"(?:\bor\b|还是|或者)\s*(?:do (?:we|i|you) need|would|should (?:we|i) (?:get|rent|use|go with)|(?:we|i) need|need|要|用|上)?\s*(\d+)\s*(?:张|块|台|个)?\s*(?:\?|？|$|吗|呢)", re.I)
+_MONEY_BEFORE_COUNT = re.compile(r"(?:预算|budget|花费|经费|[$¥￥])\s*$", re.I)
 
 
 def gpu_count(t: str) -> CountReading:
-    """How many GPUs: '4 张 4090', '8xA100', 'A100 x 8', 'A100 8卡', '8卡', '8 GPUs'; clusters multiply out."""
-    for pattern in _NODES_GPUS:
-        m = pattern.search(t)
-        if m:
-            nodes, per = _num(m.group(1)), _num(m.group(2))
-            if nodes and per and nodes * per < _COUNT_ERROR_LIMIT and float(nodes).is_integer() and float(per).is_integer():
-                return CountReading(int(nodes * per))
-    tiers: list[list[tuple[int, str]]] = [
-        [(m.start(), m.group(1)) for m in _COUNT_BEFORE.finditer(t)] + [(m.start(), m.group(2) or m.group(4)) for m in _COUNT_AFTER.finditer(t)],
-        [(m.start(), next(g for g in m.groups() if g is not None)) for m in _COUNT_BARE.finditer(t)],
-        [(m.start(), "1") for m in _ONE.finditer(t)],  # "on one L4", "can one of those cards hold it": one
-        [(m.start(), m.group(1)) for m in _TP_FLAG.finditer(t)],
+    """How many GPUs: '4 张 4090', '8xA100', 'A100 x 8', 'A100 8卡', '8卡', '8 GPUs'; clusters multiply out.
+
+    The count of the user's own setup: a written total wins; counts in someone else's run give way to the user's;
+    two different counts set against each other (options, a trial, a change) are no setup, and neither is a bare
+    "1卡" / "one gpu" beside a multi-card count (a per-card description)."""
+    t = _RESOLUTION.sub(lambda m: " " * len(m.group(0)), t)
+    nodes: list[tuple[int, int, float]] = []
+    for pattern in _NODE_SIZED + _NODES_GPUS:
+        for m in pattern.finditer(t):
+            if any(a <= m.start() < b for a, b, _ in nodes):
+                continue
+            n, per = _num(m.group(1)), _num(m.group(2))
+            if n and per and n * per < _COUNT_ERROR_LIMIT and float(n).is_integer() and float(per).is_integer():
+                nodes.append((m.start(), m.end(), n * per))
+    inside = lambda s: any(a <= s < b for a, b, _ in nodes)  # noqa: E731 - the count is a node's own size
+    singles = [(m.start(), m.end(), m.group(1)) for m in _COUNT_BEFORE.finditer(t)
+               if not (_MACHINES_AFTER.match(t, m.end()) and (not re.search(r"[x×*]", m.group(0), re.I)
+                                                              or _SOME_MACHINES.search(t[max(0, m.start() - 14) : m.start()])))] + [
+        (m.start(), m.end(), m.group(2) or m.group(4)) for m in _COUNT_AFTER.finditer(t)]
+    bare = [(m.start(), m.end(), next(g for g in m.groups() if g is not None)) for m in _COUNT_BARE.finditer(t)]
+    tiers: list[list[tuple[int, int, str]]] = [
+        [(a, b, str(v)) for a, b, v in nodes],
+        [c for c in singles if not inside(c[0])],
+        [c for c in bare if not inside(c[0])],
+        [(m.start(), m.end(), "1") for m in _ONE.finditer(t) if not inside(m.start())],  # "on one L4": one
+        [(m.start(), m.end(), m.group(1)) for m in _TP_FLAG.finditer(t)],
     ]
+    tiers = [[c for c in tier if not _MONEY_BEFORE_COUNT.search(t[max(0, c[0] - 8) : c[0]])] for tier in tiers]
     # a count in someone else's run ("the paper trained on 8 A100s") gives way to the user's own, in any tier
     own = [[c for c in tier if not _reported(t, c[0])] for tier in tiers]
+    # counts set against each other; a tensor-parallel size counts among them only when no GPU count is written
+    # ("8x A100: one instance at tp=8 or two at tp=4" has one setup; "tp2 793ms, tp4 853ms" two)
+    pool = own if any(own) else tiers
+    tp_only = not any(pool[:4])
+    if _set_against(t, [c for tier in (pool if tp_only else pool[:4]) for c in tier], tiers[2], compared=tp_only):
+        return CountReading(None)
+    # a written total of the user's own setup wins ("4 nodes, 32 H200s total"), even over a node product
+    for tier in (singles, bare, tiers[0]):
+        for start, end, raw in sorted(tier):
+            if (_COUNT_TOTAL_BEFORE.search(t[max(0, start - 12) : start]) or _COUNT_TOTAL_AFTER.match(t[end : end + 14])) and not _reported(t, start):
+                v = _num(raw)
+                if v and 1 <= v < _COUNT_ERROR_LIMIT and float(v).is_integer():
+                    return CountReading(int(v))
     found = next((tier for tier in own if tier), None) or next((tier for tier in tiers if tier), [])
-    for start, raw in sorted(found):
-        if re.search(r"(?:预算|budget|花费|经费|[$¥￥])\s*$", t[max(0, start - 8) : start], re.I):
-            continue  # "预算5000块 A100": money, not 5,000 cards
+    for start, _, raw in sorted(found):
         v = _num(raw)
         if v is None:
             return CountReading(None, float("inf"))
@@ -112,6 +177,26 @@ def gpu_count(t: str) -> CountReading:
         if v >= 1 and float(v).is_integer():
             return CountReading(int(v))
     return CountReading(None)
+
+
+def _set_against(t: str, counts: list[tuple[int, int, str]], bare: list[tuple[int, int, str]], *, compared: bool = False) -> bool:
+    """Two different counts offered, compared or tried against each other: the turn states no one setup. `compared`:
+    two different values are a comparison by themselves (two tensor-parallel sizes are two layouts tried)."""
+    values: set[float] = set()
+    for start, end, raw in counts:
+        v = _num(raw)
+        if v is None or not float(v).is_integer():
+            continue
+        if v == 1 and (start, end, raw) in bare and any((_num(r) or 1) > 1 for _, _, r in counts):
+            continue  # "单卡24G，一共4张", "4张H20，单卡bs=1": the bare one describes a card of the setup
+        values.add(v)
+        joined = _JOINED_BEFORE.search(t[max(0, start - 12) : start])
+        if joined and _num(joined.group(1)) != v:
+            return True  # "2 or 4 A6000s", "from 8 to 16 GPUs", "2-4张": a range or a choice of counts
+    if counts and (m := _OR_NUMBER.search(t, min(c[0] for c in counts))):
+        if (_num(m.group(1)) or 0) not in values:
+            return True  # "a single H100, or do we need two?"
+    return len(values) >= 2 and (compared or bool(_COUNTS_SET_AGAINST.search(t)))
 
 
 # ------------------------------------------------------------------ memory
@@ -196,10 +281,12 @@ _BUDGET_WORD = re.compile(
 )
 _BARE_BUDGET = re.compile(
     rf"(?:预算|budget(?: is| of)?|花费|经费|控制在|不超过|最多|顶多|under|below|less than|at most|up to|spend|afford)\s*(?:\|\s*)?"
+    # the budget restated with a verb of change: "预算改成1万以内", "预算调到一个月 1 万", "budget is now 800", "budget raised to 3000"
+    rf"(?:(?:改成|改为|改到|调到|调成|调整为|提到|提高到|降到|降低到|放宽到|加到|变成|换成|设为|设成|\bnow\b|changed to|raised to|cut to|lowered to|increased to|bumped to)\s*)?"
     # a period may sit between the word and the amount: "预算每月4w以内", "预算一个月3000", "budget per month 2000"
     rf"(?:(?:每个?月|一个月|1个月|每月|月|每小时|一小时|每天|per month|a month|monthly|per hour|an hour)\s*)?"
     rf"(?:是|为|大概|约|在|:|：)?\s*{N}{MULT}"
-    r"(?!\s*(?:gb|g\b|gib|tokens?|张|卡|小时|h\b|hours?|天|days?|b\b|亿|epochs?|轮|人|users?|个|ms\b|毫秒|s\b|秒|seconds?|qps|tok|concurrent|并发|%"
+    r"(?!\s*(?:gb|g\b|gib|tokens?|张|卡|小时|h\b|hours?|天|days?|b\b|亿|epochs?|轮|人|users?|个|ms(?![A-Za-z])|毫秒|s(?![A-Za-z])|秒|seconds?|qps|tok|concurrent|并发|%"
     r"|次|调用|条|请求|requests?|calls?|queries|steps?))",
     re.I,
 )
@@ -396,7 +483,9 @@ _SPEED = r"(?:\s*/\s*s(?:ec)?\b|\s*per\s+(?:second|sec)\b|\s*/\s*秒|\s*每秒|\
 _TOKENS = re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:个\s*)?(?:(?:training|train|pretraining|pre-training|fine-?tuning|of|high-quality|clean|unique|训练|预训练)\s+){{0,2}}(?:tokens?|toks?\b|token数)(?!{_SPEED})", re.I)
 _PER_MILLION = re.compile(r"(?:per|/|每|一)\s*(?:1\s*)?$", re.I)
 _LENGTH_WORDS = re.compile(r"(?:input|output|prompt|completion|generat|context|ctx|上下文|输入|输出|生成|回复|提示|序列|seq|长度|length|每条|per request|each request|max_new|in\b|out\b)", re.I)
-_EPOCHS = re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(?:个\s*)?(?:epochs?\b|ep\b|轮(?!次请求)|遍)", re.I)
+# "遍" counts passes only from two on: "训一遍" / "做一遍预训练" / "复读一遍" is doing a thing once, not an epoch count;
+# an ASCII edge after "epoch" ("1个epoch要多久": Python's \b sees no edge between "h" and "要")
+_EPOCHS = re.compile(rf"(?<![A-Za-z0-9_.]){N}\s*(?:个\s*)?(?:epochs?(?![A-Za-z0-9_])|ep(?![A-Za-z0-9_])|轮(?!次请求)|遍)", re.I)
 _EPOCHS_PRE = re.compile(rf"(?:epochs?|num_train_epochs|训练轮数|轮数)\s*(?:=|:|：|为|是|of)?\s*{N}", re.I)
 
 
@@ -460,7 +549,7 @@ def dataset_examples(t: str) -> tuple[float | None, int | None]:
 
 def epochs(t: str) -> float | None:
     for pattern in (_EPOCHS, _EPOCHS_PRE):
-        m = pattern.search(t)
+        m = next((m for m in pattern.finditer(t) if not (m.group(0).endswith("遍") and (_num(m.group(1)) or 0) < 2)), None)
         if m:
             v = _num(m.group(1))
             if v is not None and 0 < v <= 1000:
@@ -488,6 +577,21 @@ _BATCH = re.compile(
     re.I,
 )
 _RANK = re.compile(rf"(?:lora[_ ]?rank|lora[_ ]?r\b|\brank\b|\blora_r\b|秩|\br)\s*(?:=|:|of|为|是|设为)?\s*{N}", re.I)
+
+
+# the only figure of a short follow-up, a bare k-number ("and at 8k?", "那改成16k呢"), with no unit of another slot
+_BARE_K = re.compile(rf"(?<![A-Za-z0-9_.$¥￥]){N}\s?[kK](?![A-Za-z0-9])(?!\s*(?:tokens?\s+(?:a|per)\s+day|users?|people|人|用户|requests?|请求|次|"
+                     r"qps|/\s*(?:月|month|mo|h|hour|day)|一个月|每月|元|块|刀|dollars?|usd|rmb|steps?|步|条|samples?|images?|张))", re.I)
+
+
+def bare_k_length(t: str) -> int | None:
+    """A context length written only as a k-number, the turn's one figure: 8k -> 8192."""
+    figures = re.findall(r"\d+(?:\.\d+)?", t)
+    found = list(_BARE_K.finditer(t))
+    if len(found) != 1 or len(figures) != 1:
+        return None
+    v = _int(_num(found[0].group(1), "k", context_k=True))
+    return v if v and 512 <= v <= 10_000_000 else None
 
 
 def seq_len(t: str) -> int | None:
@@ -533,7 +637,7 @@ _HALF_DAY = re.compile(r"(?<![\d一二三四五六七八九十两等了])半天"
 # "一天多少钱", "多少一小时": one unit priced is the price's period, not a usage to price
 _PERIOD_PRICED_AFTER = re.compile(r"^\s*(?:要|得|大概|大约)?\s*(?:多少钱|多少|什么价|啥价|的价格|价格|费用|how much|costs?\b|price)", re.I)
 _PERIOD_PRICED_BEFORE = re.compile(r"(?:多少钱?|什么价|啥价|per|a|an|every|each|/)\s*$", re.I)
-_MONEY_BEFORE = re.compile(r"(?:bucks?|dollars?|usd|rmb|cny|yuan|元|块|刀|[$¥￥]\s*[\d.,]+\s*[kKwW万]?)\s*$", re.I)
+_MONEY_BEFORE = re.compile(r"(?:bucks?|dollars?|cents?|usd|rmb|cny|yuan|元|块|刀|[$¥￥]\s*[\d.,]+\s*[kKwW万]?)\s*$", re.I)
 _WITHIN = re.compile(r"(?:within|in|under|less than|no more than|by|before|不超过|少于|要在|得在|需要在|给(?:我们|我|了)?|只有|只给|(?:we|i)(?: only)? have|have only|got)\s*(?:the next\s*|only\s*)?$", re.I)
 _WITHIN_AFTER = re.compile(r"^\s*(?:内|之内|以内|以里|前|之前|里)(?:训完|跑完|完成|搞定|出结果|结束)?|^\s*(?:训完|跑完|完成|搞定|出结果)|^\s*的?时间"
                            r"|^\s*(?:max(?:imum)?|tops|at most|最多|封顶)\b|^\s*(?:from now|till|until|left|to go)\b", re.I)
@@ -572,6 +676,10 @@ class TimeReading:
 _GPU_HOURS = re.compile(rf"(?<![A-Za-z0-9_.]){N}{MULT}\s*(?:{GPU_PH}\s*(?:\d+\s?gb?\s*)?)?(?:gpu[- ]?hours?|gpu[- ]?hrs?|gpu[- ]?h\b|卡时|卡·时|卡小时|gpu\s*小时)"
                         rf"|(?<![A-Za-z0-9_.]){N}{MULT}\s*{GPU_PH}\s*(?:hours?|hrs?|小时)\b", re.I)
 _DEADLINE_IS = re.compile(rf"(?:deadline|ddl|截止(?:时间)?|期限)\s*(?:is|of|:|：|=|是|为|只有|就|放宽到|延长到|改成|改为|extended to|moved to|relaxed to)?\s*(?:in\s+)?{N}\s*(days?|d\b|hours?|h\b|weeks?|天|小时|周)", re.I)
+# "reproduce the paper's run", "what would renting that cost me?": the quoted run, reproduced or priced, becomes the
+# user's own job, its duration the hours to price
+_REPRODUCE = re.compile(r"reproduc\w*|replicat\w*|复现|重现|照着.{0,6}(?:跑|训)|\bcosts?\b|\bprice\b|how much|set me back|come to|"
+                        r"\brent(?:ing)?\b|多少钱|费用|价格|花多少|租.{0,4}多少", re.I)
 _ALWAYS_ON = re.compile(r"24\s*/\s*7|24x7|around the clock|全天候|24\s*小时不间断|一直开着|不关机|全天开", re.I)
 
 
@@ -635,6 +743,8 @@ def time_slots(t: str, training: bool) -> TimeReading:
                 continue
             if re.search(r"(?:每天|一天|每日|a day|per day)\s*$", before):
                 continue
+            if others_run(text, m.start()) and not _REPRODUCE.search(text):
+                continue  # "the paper trained it for 2 days", "论文里训了5天": someone else's run, not hours to price
             if v == 1 and (_PERIOD_PRICED_AFTER.match(after) or _PERIOD_PRICED_BEFORE.search(before)) and not re.search(
                     r"(?:for|跑|用|租|rent|run|use)\s*(?:a|an|about|around|~|约|大概|上|了)?\s*$", before, re.I):
                 continue  # "A800 一天多少钱", "价格是多少一小时": the price's period
@@ -714,7 +824,8 @@ _TTFT_WORD = (r"(?:ttft|time[- ]to[- ]first[- ]token|first[- ]token(?: latency| 
 _TTFT_UNIT = r"(ms|毫秒|s\b|secs?|seconds?|秒)"
 # a latency with its number: the word, an optional percentile, a bound word or an approximation, the number, its unit
 _TTFT = re.compile(
-    rf"{_TTFT_WORD}\s*(?:\(?p\d{{2}}\)?\s*)?(?P<bound>under|below|<=?|≤|within|at most|no more than|小于|低于|不超过|不高于|控制在|压在|压到|降到|做到)?"
+    # a modal before the bound ("TTFT has to stay under 500 ms", "首字延迟要控制在500ms以内", "能压到200ms以内"): a target
+    rf"{_TTFT_WORD}\s*(?:\(?p\d{{2}}\)?\s*)?(?P<modal>(?:(?:has|have|needs?|ought) to|must|should|(?:to )?stay|be|remain|kept|要|得|需要|必须|应该|最好|能不能|能否|可不可以|能|可以|都)\s*){{0,3}}(?P<bound>under|below|<=?|≤|within|at most|no more than|小于|低于|不超过|不高于|控制在|压在|压到|降到|做到)?"
     rf"\s*(?P<approx>(?:(?:of|at|is|was|are|in|came back at|target|goal|sla|目标|=|:|：|在|要|需要|希望|要求|最好|能|就|差不多|大概|约|~|about|around|roughly)\s*){{1,2}})?\s*"
     rf"{N}\s*{_TTFT_UNIT}(?P<post>\s*(?:内|以内|之内))?",
     re.I,
@@ -829,7 +940,7 @@ def _ttft(t: str) -> float | None:
                 continue
             ms = v if unit.lower() in ("ms", "毫秒") else v * 1000
             before = t[max(0, m.start() - 28) : m.start()]
-            bound = bool(m.groupdict().get("bound") or m.groupdict().get("post"))
+            bound = bool(m.groupdict().get("bound") or m.groupdict().get("post")) or bool(m.groupdict().get("modal") and m.groupdict().get("bound"))
             wanted = bound or bool(_TTFT_WANTED.search(before))
             measured = not bound and (bool(_TTFT_MEASURED.search(before)) or bool(_APPROX.search(m.groupdict().get("approx") or "")))
             found.append((ms, wanted, measured))

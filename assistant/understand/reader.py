@@ -80,6 +80,21 @@ _ELLIPSIS = re.compile(
 )
 
 
+# a variant word right after a GPU's name that the catalog key would carry if it had that part
+_VARIANT_AFTER = re.compile(r"[-\s]?(?:ti|super)(?![A-Za-z0-9])|\s*(?:laptop|mobile|max-q)\b|\s*(?:笔记本|移动版|魔改)", re.I)
+# a figure beside the name that is no card's memory: a total of several, the host's RAM
+_NOT_CARD_MEMORY = re.compile(r"\s*(?:total|in total|combined|altogether|overall|一共|总共|system|host|cpu|ram\b|ddr|内存|系统)", re.I)
+_MODDED = re.compile(r"modded|modified|魔改|改装", re.I)
+_MEMORY_AFTER = re.compile(r"s?\s*[（(]?\s*(\d{1,3})\s?(?:g|gb|gib)(?![A-Za-z])", re.I)
+_MEMORY_BEFORE = re.compile(r"(?<![\d.])(\d{1,3})\s?(?:g|gb|gib)\s*(?:的|版|版本)?\s*$", re.I)
+
+
+def _clause_around(text: str, start: int, end: int) -> str:
+    left = max((m.end() for m in re.finditer(r"[,.;:!?，。；：！？\n]", text[:start])), default=0)
+    right = next((m.start() for m in re.finditer(r"[,.;:!?，。；：！？\n]", text[end:])), len(text) - end)
+    return text[left:end + right]
+
+
 def _gpu_family(key: str) -> str:
     """'A100-80GB-PCIe' -> 'A100', 'V100-16GB' -> 'V100', 'H100-PCIe' -> 'H100'."""
     return re.sub(r"(?i)(?:[-\s]?\d+\s?gb?)?(?:[-\s]?(?:sxm\d?|pcie))?$", "", key)
@@ -352,6 +367,11 @@ class Reader:
     def _prepare(self, raw: str) -> Prepared:
         text = normalise(raw)
         hits = self.matcher.scan(text)
+        lacking = [h for h in hits if self._variant_lacking(text, h)]
+        if lacking:  # the card is written as a variant the catalog lacks: a GPU, not that one ("4张GPU 40G" still counts)
+            for h in sorted(lacking, key=lambda h: -h.start):
+                text = text[: h.start] + "GPU" + text[h.end :]
+            hits = self.matcher.scan(text)
         out, last, seen = [], 0, {"m": 0, "g": 0, "p": 0, "i": 0}
         for h in hits:
             kind = _PLACEHOLDER[h.kind]
@@ -362,6 +382,24 @@ class Reader:
         out.append(text[last:])
         prepared = "".join(out)
         return Prepared(prepared, prepared.lower(), hits)
+
+    def _variant_lacking(self, text: str, hit: NameHit) -> bool:
+        """A GPU written as a variant the catalog lacks ("5070 Ti", "RTX 5090 laptop", "a modded 48GB 4090", "3060 8G"):
+        not the catalog card (whose specs would be wrong); the memory written beside it is then the user's memory."""
+        if hit.kind != "gpu":
+            return False
+        if _VARIANT_AFTER.match(text, hit.end) or _MODDED.search(_clause_around(text, hit.start, hit.end)):
+            return True
+        if not re.match(r"RTX-\d", hit.key):
+            return False  # a datacenter card or NPU written with another memory is a SKU of it, not a modded card
+        figure = _MEMORY_AFTER.match(text, hit.end) or _MEMORY_BEFORE.search(text[max(0, hit.start - 12) : hit.start])
+        if not figure or _NOT_CARD_MEMORY.match(text, figure.end()):
+            return False
+        size = float(figure.group(1))
+        family = _gpu_family(hit.key)
+        sizes = [g.memory_gb for g in self.matcher.catalog.gpus.values() if re.sub(r"-NVL$", "", _gpu_family(g.key)) == family]
+        # a figure no variant of the family has, in GB or GiB (people write either)
+        return bool(sizes) and not any(abs(size - m) <= max(1.0, 0.08 * m) or abs(size - m * 1e9 / 2**30) <= 1.0 for m in sizes)
 
     def _sized_variant(self, t: str, hits: list) -> tuple[str, float] | None:
         """The first catalog model written with a size it does not have and no sibling of the catalog has
@@ -382,6 +420,25 @@ class Reader:
             return None  # a sibling of that size exists: the matcher or the follow-up logic names it
         return first.surface + m.group(0).strip() if m.group(0).lstrip()[:1] in ":-" else f"{first.surface} {m.group(0).strip()}", size
 
+    def _distilled(self, t: str, hits: list) -> tuple[str, float | None] | None:
+        """The first catalog model written as the base of a distilled one ("DeepSeek-R1-Distill-Qwen-14B",
+        "R1-Distill-Llama-8B"): (the whole name as written, the size it carries, else the base's)."""
+        mark = "\ue000m0\ue001"
+        at = t.find(mark)
+        first = next((h for h in hits if h.kind == "model"), None)
+        if at < 0 or first is None:
+            return None
+        m = _DISTILL_PREFIX.search(t, 0, at)
+        if not m:
+            return None
+        name, _ = _extend_name(t.replace(mark, first.surface, 1), m.group(1) + first.surface)
+        size = _TAIL_SIZE.findall(first.surface) or _TAIL_SIZE.findall(name)
+        spec = self.matcher.catalog.models.get(first.key)
+        if size:
+            number, unit = size[-1]
+            return name, float(number) * (1e9 if unit.lower() == "b" else 1e6)
+        return name, (spec.params if spec is not None else None)
+
     def _slots(self, part: Prepared, problems: list[Note], counts: dict[str, int]) -> dict[str, Any]:
         t, low, hits = part.text, part.low, part.hits
         lex = self.lex
@@ -391,7 +448,12 @@ class Reader:
         providers = list(dict.fromkeys(h.key for h in hits if h.kind == "provider"))
         instances = [self._instance(h, providers, low) for h in hits if h.kind == "instance"]
         variant = self._sized_variant(t, hits) if models else None
-        if variant:  # "deepseek-r1:70b": a size the catalog model does not have — a distill or tag, read by its size
+        distilled = self._distilled(t, hits) if models else None
+        if distilled:  # "DeepSeek-R1-Distill-Qwen-14B": a student named after its base, not the base model
+            out["model_name"], out["_unknown_model"] = distilled[0], distilled[0]
+            if distilled[1]:
+                out["params"] = distilled[1]
+        elif variant:  # "deepseek-r1:70b": a size the catalog model does not have — a distill or tag, read by its size
             out["model_name"], out["params"], out["_unknown_model"] = variant[0], variant[1], variant[0]
         elif models:
             out["model"] = models[0]
@@ -450,7 +512,7 @@ class Reader:
 
         mode = self._mode(low)
         out["mode"] = mode
-        precision = _first(lex["precision"], low)
+        precision = self._precision(low, out.get("gpus") or [])
         if mode == "qlora" and precision in ("int4", "nf4"):
             precision = None  # "4-bit LoRA" is QLoRA, not a precision
         out["precision"] = precision
@@ -693,6 +755,45 @@ class Reader:
             return "inference"
         return None
 
+    def _precision(self, low: str, gpus: list[str]) -> str | None:
+        """The precision stated. One named is it. Of several: one refused or missing ("A800不支持fp8的话…转成bf16",
+        "no bf16 on this card") or one the named GPU lacks (bf16 on a V100 or T4, fp8 on an A100) gives way to the
+        other; one switched to ("转成bf16", "fall back to int8") wins; several set against each other ("fp16 gives more
+        tok/s than the AWQ one", "FP8 / INT8 / FP16 可切换") state none. A card's lack never invents a precision."""
+        hits: list[tuple[int, int, str]] = []
+        for value, pats in self.lex["precision"]:
+            for p in pats:
+                hits += [(m.start(), m.end(), value) for m in p.finditer(low)]
+        hits.sort()
+        mentions: list[tuple[int, int, str]] = []
+        for h in hits:  # one name written in parts ("gptq-int4", "awq 4bit") is one mention, of its first value
+            if mentions and h[0] <= mentions[-1][1] + 2 and re.fullmatch(r"[-_ .]*", low[mentions[-1][1]:h[0]] if h[0] > mentions[-1][1] else ""):
+                mentions[-1] = (mentions[-1][0], max(mentions[-1][1], h[1]), mentions[-1][2])
+            elif not mentions or h[0] >= mentions[-1][1]:
+                mentions.append(h)
+        if len({v for _, _, v in mentions}) > 1:  # "fp16, kv cache fp8": the cache's precision is not the weights'
+            mentions = [h for h in mentions if not _KV_BEFORE.search(low[max(0, h[0] - 16) : h[0]])] or mentions
+        values = list(dict.fromkeys(v for _, _, v in mentions))
+        family = {_PRECISION_FAMILY.get(v, v) for v in values}
+        if len(family) == 1:  # "8-bit GGUF at Q8_0", "a Q4_K_M gguf": one quantisation, named generally and exactly
+            return max(values, key=lambda v: v in _PRECISION_FAMILY)
+        if len(values) <= 1:
+            return values[0] if values else None
+        lacked = {v for a, b, v in mentions if _PRECISION_LACKED_BEFORE.search(low[max(0, a - 24) : a])
+                  or _PRECISION_LACKED_AFTER.match(low[b : b + 16])}
+        for key in gpus:
+            gpu = self.matcher.catalog.gpus.get(key)
+            lacked |= {v for v, attr in (("bf16", "bf16_supported"), ("fp8", "fp8_supported")) if gpu is not None and not getattr(gpu, attr)}
+        kept = [v for v in values if v not in lacked]
+        if len(kept) == 1:
+            return kept[0]
+        chosen = [v for a, _, v in mentions if v in kept and _PRECISION_CHOSEN.search(low[max(0, a - 16) : a])]
+        if chosen:
+            return chosen[-1]
+        if _PRECISIONS_COMPARED.search(low):
+            return None
+        return values[0]
+
     def _budget(self, t: str, low: str) -> Money | None:
         amounts = P.money_amounts(t)
         if not amounts:
@@ -802,6 +903,18 @@ class Reader:
 
 # what may follow a model's name and still be its name: a version ("3", ".6V"), a size ("27b"), a variant word, or a
 # hyphenated part ("-nemotron-super-49b"); a space is allowed before the first three only
+# a precision refused or missing where it is named ("不支持fp8", "no bf16", "without fp8", "fp8 isn't supported")
+_PRECISION_LACKED_BEFORE = re.compile(r"(?:不支持|没有|不带|用不了|\bno\b|\bnot\b|\bwithout\b|\blacks?\b|\bdoes ?n[o']t (?:support|have|do)\b|"
+                                      r"\bdo ?n[o']t (?:support|have)\b|\bcan ?n?[o']?t (?:do|use|run)\b)\s*(?:native\s*|the\s*|any\s*)?$", re.I)
+_PRECISION_LACKED_AFTER = re.compile(r"^\s*(?:is ?n[o']t|is not|not|are ?n[o']t)\s*(?:supported|available|an option)|^\s*(?:不支持|不行|用不了|跑不了)", re.I)
+# a precision switched to ("转成bf16", "换成int4", "switch to fp16", "fall back to int8")
+_PRECISION_CHOSEN = re.compile(r"(?:转成|转为|换成|改成|改用|切到|switch(?:ed|ing)? (?:it |the weights )?to|convert(?:ed|ing)? (?:it |the weights )?to|fall(?:ing)? back to|go(?:ing)? with)\s*$", re.I)
+# several precisions set against each other, or each asked for ("分别按fp16和int4算", "bf16 and int4 respectively")
+_PRECISIONS_COMPARED = re.compile(r"\bvs\.?(?![a-z])|versus|\bthan\b|\bor\b|compar|/|还是|对比|比较|可切换|切换|或者|或是|差多少|区别|\bbut\b|"
+                                  r"分别|各自|各是|respectively|\beach\b|\bboth\b", re.I)
+# the exact quantisation formats and the general precision each is one of
+_PRECISION_FAMILY = {"q8_0": "int8", "q4_k_m": "int4", "q5_k_m": "int4", "nf4": "int4"}
+_KV_BEFORE = re.compile(r"(?:kv|cache|kv[-_ ]cache(?:[-_ ]dtype)?|缓存)\s*(?:in|at|=|:|：|用|是)?\s*$", re.I)
 _FOUR_BIT_BASE = re.compile(r"(?<![\d.])4[- ]?bit|\bnf4\b|bnb[- _]?4|load_in_4bit|quantization_bit:\s*4|4位量化|4比特", re.I)
 # two modes set against each other: a comparison or a question about their difference
 _MODES_ALTERNATIVE = re.compile(r"\bor\b|或者|要么", re.I)
@@ -815,6 +928,8 @@ _NAME_TAIL = re.compile(
     r"|\s(?:chat|instruct|it|base|vision|vl|scout|maverick|flash|air|super|nano|mini|coder|math|turbo|distill)(?![A-Za-z0-9])"
     r"|[\-_](?!(?:based|style|like|sized?|class|level|powered|ready|friendly|only|free|specific|compatible|related)"
     r"(?![A-Za-z0-9]))[A-Za-z0-9][A-Za-z0-9.]*", re.I)
+# a distilled model's name up to its base: "DeepSeek-R1-Distill-", "R1-Distill-", "MiniCPM-distill-"
+_DISTILL_PREFIX = re.compile(r"(?<![A-Za-z0-9_.\-])((?:[A-Za-z][A-Za-z0-9.]*[-_])*?[A-Za-z0-9.]*[-_]?distill(?:ed)?[-_])$", re.I)
 _TAIL_SIZE = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s?([bBmM])(?![A-Za-z0-9])")
 
 
@@ -864,9 +979,16 @@ def _size(raw: str | None) -> float | None:
         return None
 
 
+# real words a keyword's typo distance reaches ("difference" is two edits from "inference"): never typos
+_NOT_TYPOS = frozenset({"difference", "differences", "reference", "references", "conference", "conferences", "interference",
+                        "preference", "preferences", "deference", "inferred", "retrain", "retraining", "retrained", "reverence"})
+
+
 def _fuzzy_word(word: str) -> str | None:
     if word in FUZZY_WORDS:
         return FUZZY_WORDS[word]
+    if word in _NOT_TYPOS:
+        return None
     for target, value in FUZZY_WORDS.items():
         limit = 2 if len(target) >= 9 else 1
         if abs(len(word) - len(target)) <= limit and Levenshtein.distance(word, target, score_cutoff=limit) <= limit:
