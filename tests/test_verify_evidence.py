@@ -148,6 +148,19 @@ def test_a_notes_params_dict_names_no_unit():
     assert verify_numbers("128 parameters", ev)[0].backed_by is None
 
 
+def test_a_cited_sources_figures_back_a_quote_and_no_other_string_does():
+    """A note's `source` / `reference` quote a study (the quality cost of int4: AWQ Table 4, "70B 3.32 → 3.41"): read
+    as a passage is. Any other string param (a GPU name, a rendered text) backs nothing."""
+    note = {"code": "serving.quality_perplexity", "params": {
+        "weights": "int4", "low": 0.09, "high": 0.13, "reference": "Llama-2 7B-70B",
+        "source": "AWQ, Table 4: Llama-2 perplexity FP16 vs INT4 g128: 7B 5.47 → 5.60, 70B 3.32 → 3.41",
+        "gpu": "RTX-4090 24GB"}}
+    ev = Evidence(tool_results={"estimate_serving": {"caveats": [note]}})
+    assert verify_numbers("a 70B model", ev)[0].backed_by == "source:serving.quality_perplexity"
+    assert verify_numbers("24 GB", ev)[0].backed_by is None  # the gpu param's name is not a figure
+    assert verify_numbers("on a 13B model", ev)[0].backed_by is None
+
+
 def test_catalog_facts():
     ev = Evidence(catalog_facts=[("A100-80GB.memory_gb", 80), ("H100.price", 2.49), ("L4.price", 0.8, "USD/hour")])
     assert ev.numbers() == [("catalog:A100-80GB.memory_gb", 80.0, "GB"), ("catalog:L4.price", 0.8, "USD")]

@@ -198,6 +198,11 @@ def _is_note(node: dict) -> bool:
     return isinstance(node.get("code"), str) and isinstance(node.get("params"), dict)
 
 
+# The string params of a tool's note that quote a cited source (tools/serving_profiles.py QUALITY): the only
+# strings that back a number, as a retrieved passage does.
+CITED_TEXT_PARAMS = frozenset({"source", "reference"})
+
+
 def _kind_key(node: dict) -> str | None:
     """A typed change or load ({"kind": "set_gpus", "value": 2}): its value's unit is named by its kind."""
     kind = node.get("kind")
@@ -222,6 +227,11 @@ def _walk(node: Any, path: list[str], parents: list[dict], prefix: str, out: lis
                 parents.append(value)
                 path.append("params")
                 for k, v in value.items():
+                    if k in CITED_TEXT_PARAMS and isinstance(v, str):
+                        # a study's own figures quoted with its citation ("AWQ … Table 4: 7B 5.47 → 5.60, 70B …"):
+                        # catalog data copied from the cited source, read as a passage is
+                        out += text_figures(v, f"source:{node['code']}", RANK["passage"], keep_names=False)
+                        continue
                     path.append(str(k))
                     _visit(v, str(k), path, parents, prefix, out)
                     path.pop()
