@@ -254,11 +254,12 @@ def test_monthly_price_changes_the_ranking():
 
 
 def test_job_pays_whole_monthly_terms_when_cheaper():
-    # a 1,000-hour job: on-demand ¥10 × 1,000 = ¥10,000; two monthly terms = ¥9,200
+    # a 1,000-hour job: on-demand ¥10 × (1,000 h + the 0.25 h paid start, rec.job_start) = ¥10,002.5; two monthly
+    # terms = ¥9,200
     from tools.recommend_rank import job_cost
     from tools.schemas import CostRequest
 
-    assert job_cost(10.0, 1000, Billing.on_demand, CostRequest()) == pytest.approx(10_000)
+    assert job_cost(10.0, 1000, Billing.on_demand, CostRequest()) == pytest.approx(10_002.5)
     assert job_cost(4600 / 730, 1000, Billing.monthly, CostRequest()) == pytest.approx(9200)
 
 
