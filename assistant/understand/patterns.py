@@ -528,9 +528,6 @@ def dataset_examples(t: str) -> tuple[float | None, int | None]:
     """(examples, tokens per example) when the turn sizes its dataset that way; either may be None."""
     for pattern in (_EXAMPLES_EN, _EXAMPLES_ZH):
         for m in pattern.finditer(t):
-            if not m.group(0).strip()[-1:].isalpha() and pattern is _EXAMPLES_ZH and "条" not in m.group(0) \
-                    and "样本" not in m.group(0) and "sample" not in m.group(0).lower() and "组" not in m.group(0):
-                continue
             count = _num(m.group(1), m.group(2))
             if count is None or not 100 <= count <= 1e10:
                 continue  # a dataset, not "8 samples" of a batch
